@@ -1,0 +1,38 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { ConfigError } from '../config/load.js';
+import { configSchema } from '../config/schema.js';
+import { SchemaSyncError } from '../store/errors.js';
+import { serve } from './serve.js';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return n;
+}
+
+const program = new Command('restwell').description('Resource-oriented HTTP API server with a webhook hub').showHelpAfterError();
+
+program
+  .command('serve')
+  .description('serve the API (the built-in demo when no config is given)')
+  .option('-c, --config <file>', 'config file (YAML or JSON); env RESTWELL_CONFIG')
+  .option('-p, --port <port>', 'port to listen on; env PORT', port)
+  .option('-H, --host <host>', 'interface to listen on; env HOST')
+  .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
+  .action(serve);
+
+program
+  .command('config-schema')
+  .description('print the JSON Schema of the config file')
+  .action(() => {
+    process.stdout.write(JSON.stringify(configSchema, null, 2) + '\n');
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof SchemaSyncError) {
+    process.stderr.write(`restwell: ${err.message}\n`);
+  } else {
+    process.stderr.write(`restwell: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+/**
+ * Every default in one place. The loader merges a user's file over `DEFAULTS`;
+ * with no file at all, `DEMO_CONFIG` is served.
+ */
+export const DEFAULTS = {
+  server: { port: 8080, host: '0.0.0.0', bodyLimit: '1mb' },
+  database: './data/restwell.db',
+  allowDestructiveMigrations: false,
+  idempotency: { ttl: '24h' },
+  webhooks: { sources: {} },
+  auth: {},
+} as const;
+
+/** The demo served on first start: characters, and messages that inbound e-mail will fill. */
+export const DEMO_CONFIG = {
+  resources: {
+    characters: {
+      description: 'Characters, each with a unique name and a phone number',
+      fields: {
+        name: { type: 'string', required: true, unique: true, maxLength: 200 },
+        number: { type: 'string', maxLength: 40 },
+      },
+    },
+    messages: {
+      description: 'Inbound e-mail messages',
+      fields: {
+        from: { type: 'string' },
+        to: { type: 'json' },
+        subject: { type: 'string' },
+        text: { type: 'string' },
+        html: { type: 'string' },
+        receivedAt: { type: 'datetime' },
+        attachments: { type: 'json' },
+      },
+    },
+  },
+};

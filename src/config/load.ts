@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULTS, DEMO_CONFIG } from './defaults.js';
+import { substituteEnv } from './env.js';
+import { configSchema } from './schema.js';
+import { parseBytes, parseDuration } from './sizes.js';
+import type { RestwellConfig } from './types.js';
+
+/** A config that cannot be used; the message names every key path at fault. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[], source: string) {
+    super(`Invalid configuration (${source}):\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+const validateSchema = ajv.compile(configSchema);
+
+/** Options that override the file, highest precedence first: flags, then environment. */
+export interface LoadOptions {
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  overrides?: { port?: number; host?: string; database?: string };
+}
+
+/** Reads, substitutes, validates and completes a config; the demo config when no file is given. */
+export function loadConfig(options: LoadOptions = {}): RestwellConfig {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.RESTWELL_CONFIG;
+  const raw = file ? readConfigFile(file) : DEMO_CONFIG;
+  return resolveConfig(raw, { ...options, env }, file ?? 'built-in demo config');
+}
+
+/** Validates an already-parsed config object (used by tests and by `loadConfig`). */
+export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 'config'): RestwellConfig {
+  const env = options.env ?? process.env;
+  const missing: string[] = [];
+  const substituted = substituteEnv(raw, env, [], missing) as Record<string, any>;
+  if (missing.length) throw new ConfigError(missing, source);
+  if (!validateSchema(substituted)) {
+    throw new ConfigError(describeErrors(validateSchema.errors ?? []), source);
+  }
+  const problems = checkReferences(substituted);
+  if (problems.length) throw new ConfigError(problems, source);
+
+  const server = { ...DEFAULTS.server, ...substituted.server };
+  const port = options.overrides?.port ?? (env.PORT ? Number(env.PORT) : server.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError([`PORT: ${env.PORT} is not a port number`], source);
+  return {
+    server: {
+      port,
+      host: options.overrides?.host ?? env.HOST ?? server.host,
+      bodyLimit: parseBytes(server.bodyLimit),
+      publicUrl: server.publicUrl,
+    },
+    database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,
+    allowDestructiveMigrations: substituted.allowDestructiveMigrations ?? DEFAULTS.allowDestructiveMigrations,
+    resources: substituted.resources ?? {},
+    idempotency: { ttlSeconds: parseDuration(substituted.idempotency?.ttl ?? DEFAULTS.idempotency.ttl) },
+    webhooks: { sources: substituted.webhooks?.sources ?? {} },
+    auth: substituted.auth ?? {},
+  };
+}
+
+function readConfigFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`], file);
+  }
+  try {
+    return extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new ConfigError([`not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(err as Error).message}`], file);
+  }
+}
+
+function describeErrors(errors: NonNullable<typeof validateSchema.errors>): string[] {
+  const out = new Set<string>();
+  for (const e of errors) {
+    // oneOf/if wrappers repeat what their branches already said.
+    if (e.keyword === 'oneOf' || e.keyword === 'if' || e.keyword === 'not') continue;
+    const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') message = `unknown key "${(e.params as any).additionalProperty}"`;
+    if (e.keyword === 'enum') message = `must be one of: ${(e.params as any).allowedValues.join(', ')}`;
+    if (e.keyword === 'propertyNames') message = `"${(e.params as any).propertyName}" is not an allowed name`;
+    if (e.keyword === 'required') message = `missing required key "${(e.params as any).missingProperty}"`;
+    out.add(`${path.join('.') || '(root)'}: ${message}`);
+  }
+  return [...out];
+}
+
+function checkReferences(config: Record<string, any>): string[] {
+  const problems: string[] = [];
+  const resources = config.resources ?? {};
+  for (const [rname, resource] of Object.entries<any>(resources)) {
+    for (const [fname, field] of Object.entries<any>(resource.fields ?? {})) {
+      if (field.type === 'reference' && !resources[field.to]) {
+        problems.push(`resources.${rname}.fields.${fname}.to: no resource named "${field.to}"`);
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,97 @@
+import { FIELD_TYPES } from './types.js';
+
+const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
+const fieldName = '^[a-zA-Z][a-zA-Z0-9_]{0,62}$';
+const accessRule = {
+  oneOf: [
+    { enum: ['public', 'owner'] },
+    { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+    { type: 'string', pattern: '^[^\\s]+(\\s+[^\\s]+)*$', not: { enum: ['public', 'owner'] } },
+  ],
+};
+
+/**
+ * The published JSON Schema (2020-12) of a Restwell config file.
+ * `restwell config-schema` prints it; editors can point `$schema` at it.
+ */
+export const configSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://restwell.dev/schemas/config.json',
+  title: 'Restwell configuration',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        host: { type: 'string', minLength: 1 },
+        bodyLimit: {
+          description: 'Largest accepted request body: bytes, or a size such as 512kb or 1mb',
+          oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
+        },
+        publicUrl: { type: 'string', format: 'uri' },
+      },
+    },
+    database: { type: 'string', minLength: 1 },
+    allowDestructiveMigrations: { type: 'boolean' },
+    idempotency: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ttl: { description: 'How long an Idempotency-Key is remembered, e.g. 24h', type: 'string', pattern: '^\\d+\\s*(s|m|h|d)$' } },
+    },
+    resources: {
+      type: 'object',
+      propertyNames: { pattern: name },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['fields'],
+        properties: {
+          id: { enum: ['integer', 'uuid'] },
+          description: { type: 'string' },
+          fields: {
+            type: 'object',
+            propertyNames: { pattern: fieldName, not: { enum: ['id', 'version', 'createdAt', 'updatedAt'] } },
+            additionalProperties: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['type'],
+              properties: {
+                type: { enum: [...FIELD_TYPES] },
+                required: { type: 'boolean' },
+                unique: { type: 'boolean' },
+                index: { type: 'boolean' },
+                default: {},
+                maxLength: { type: 'integer', minimum: 0 },
+                minLength: { type: 'integer', minimum: 0 },
+                minimum: { type: 'number' },
+                maximum: { type: 'number' },
+                pattern: { type: 'string', format: 'regex' },
+                values: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true },
+                to: { type: 'string', pattern: name },
+                description: { type: 'string' },
+              },
+              allOf: [
+                { if: { properties: { type: { const: 'enum' } } }, then: { required: ['values'] } },
+                { if: { properties: { type: { const: 'reference' } } }, then: { required: ['to'] } },
+              ],
+            },
+          },
+          access: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { read: accessRule, write: accessRule, create: accessRule, update: accessRule, delete: accessRule },
+          },
+        },
+      },
+    },
+    webhooks: {
+      type: 'object',
+      properties: { sources: { type: 'object', propertyNames: { pattern: name }, additionalProperties: { type: 'object' } } },
+    },
+    auth: { type: 'object' },
+  },
+} as const;

@@ -1,0 +1,17 @@
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+const SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Parses `1mb`, `512kb` or a byte count into bytes. */
+export function parseBytes(size: number | string): number {
+  if (typeof size === 'number') return size;
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(size.trim());
+  if (!m) throw new Error(`not a size: ${size}`);
+  return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]);
+}
+
+/** Parses `24h`, `15m`, `30s`, `7d` into seconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
+  if (!m) throw new Error(`not a duration: ${text}`);
+  return Number(m[1]) * SECONDS[m[2]];
+}

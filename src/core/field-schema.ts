@@ -1,0 +1,49 @@
+import type { FieldDefinition, ResourceDefinition } from './resource.js';
+
+/** The JSON Schema (2020-12) of one field's value, as accepted in request bodies. */
+export function fieldSchema(field: FieldDefinition, target?: ResourceDefinition): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  switch (field.type) {
+    case 'string':
+      Object.assign(s, { type: 'string' }, pick(field, ['maxLength', 'minLength', 'pattern']));
+      break;
+    case 'integer':
+    case 'number':
+      Object.assign(s, { type: field.type }, pick(field, ['minimum', 'maximum']));
+      break;
+    case 'boolean':
+      s.type = 'boolean';
+      break;
+    case 'datetime':
+      Object.assign(s, { type: 'string', format: 'date-time' });
+      break;
+    case 'enum':
+      Object.assign(s, { type: 'string', enum: field.values });
+      break;
+    case 'reference':
+      Object.assign(s, target?.idType === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'integer', minimum: 1 });
+      break;
+    case 'json':
+      break;
+  }
+  if (field.description) s.description = field.description;
+  if (field.default !== undefined) s.default = field.default;
+  // Optional fields accept null: it is how merge patch removes a value.
+  if (!field.required && typeof s.type === 'string') s.type = [s.type, 'null'];
+  return s;
+}
+
+/** The JSON Schema of a resource's writable fields: what POST and PUT bodies must match. */
+export function bodySchema(resource: ResourceDefinition, all: ResourceDefinition[]): Record<string, unknown> {
+  const byName = new Map(all.map((r) => [r.name, r]));
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(resource.fields.map((f) => [f.name, fieldSchema(f, f.to ? byName.get(f.to) : undefined)])),
+    required: resource.fields.filter((f) => f.required).map((f) => f.name),
+  };
+}
+
+function pick(o: object, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => (o as any)[k] !== undefined).map((k) => [k, (o as any)[k]]));
+}

@@ -1,0 +1,28 @@
+import fastJsonPatch from 'fast-json-patch';
+import { BadRequestError, ConflictError } from './errors.js';
+
+const { applyPatch, validate, JsonPatchError } = fastJsonPatch;
+
+/** Error names fast-json-patch uses for operations that are well-formed but cannot apply. */
+const CONFLICTS = new Set(['TEST_OPERATION_FAILED', 'OPERATION_PATH_UNRESOLVABLE', 'OPERATION_FROM_UNRESOLVABLE', 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX']);
+
+/**
+ * Applies a JSON Patch (RFC 6902) atomically: either every operation applies or the target is
+ * returned unchanged through an error. A malformed document is a 400; an operation that cannot
+ * apply to this state (failed `test`, missing path) is a 409.
+ */
+export function applyJsonPatch(target: unknown, patch: unknown): unknown {
+  if (!Array.isArray(patch)) throw new BadRequestError('invalid-patch', 'a JSON Patch document must be an array of operations');
+  const doc = structuredClone(target);
+  try {
+    const structural = validate(patch as any);
+    if (structural) throw structural;
+    return applyPatch(doc, patch as any, true, false, true).newDocument;
+  } catch (err) {
+    if (!(err instanceof JsonPatchError)) throw err;
+    const where = `operation ${Number(err.index ?? 0) + 1} (${(patch[err.index ?? 0] as any)?.op ?? '?'} ${(patch[err.index ?? 0] as any)?.path ?? ''})`;
+    const message = `${where}: ${err.message.split('\n')[0]}`;
+    if (CONFLICTS.has(err.name)) throw new ConflictError('patch-conflict', message, { operation: err.index });
+    throw new BadRequestError('invalid-patch', message, { operation: err.index });
+  }
+}

@@ -1,0 +1,42 @@
+import type { AccessConfig, FieldConfig, FieldType, ResourceConfig, RestwellConfig } from '../config/types.js';
+
+/** A declared field with its name, ready for the store and the validators. */
+export interface FieldDefinition extends FieldConfig {
+  name: string;
+}
+
+/** A resource as the rest of the system sees it: config made explicit. */
+export interface ResourceDefinition {
+  name: string;
+  idType: 'integer' | 'uuid';
+  description?: string;
+  fields: FieldDefinition[];
+  fieldsByName: Map<string, FieldDefinition>;
+  access: Required<Pick<AccessConfig, 'read' | 'create' | 'update' | 'delete'>>;
+}
+
+/** Builds the resource definitions from a validated config, in config order. */
+export function defineResources(config: Pick<RestwellConfig, 'resources'>): ResourceDefinition[] {
+  return Object.entries(config.resources).map(([name, rc]) => defineResource(name, rc));
+}
+
+function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
+  const fields = Object.entries(rc.fields).map(([fname, f]) => ({ ...f, name: fname }));
+  const write = rc.access?.write ?? 'public';
+  return {
+    name,
+    idType: rc.id ?? 'integer',
+    description: rc.description,
+    fields,
+    fieldsByName: new Map(fields.map((f) => [f.name, f])),
+    access: {
+      read: rc.access?.read ?? 'public',
+      create: rc.access?.create ?? write,
+      update: rc.access?.update ?? write,
+      delete: rc.access?.delete ?? write,
+    },
+  };
+}
+
+/** Field types whose values can be compared and sorted. */
+export const ORDERED_TYPES: ReadonlySet<FieldType> = new Set(['string', 'integer', 'number', 'datetime', 'enum', 'reference', 'boolean']);

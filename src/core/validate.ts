@@ -1,0 +1,85 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { ValidationError, type FieldError } from './errors.js';
+import { bodySchema } from './field-schema.js';
+import { SYSTEM_FIELDS, type StoredRecord } from './record.js';
+import type { ResourceDefinition } from './resource.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const HAL_MEMBERS = ['_links', '_embedded'];
+
+/** Turns request bodies into complete, valid field data for one resource. */
+export class RecordValidator {
+  private readonly check: ValidateFunction;
+
+  constructor(private readonly resource: ResourceDefinition, all: ResourceDefinition[]) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    this.check = ajv.compile(bodySchema(resource, all));
+  }
+
+  /**
+   * Validates a full representation (POST, PUT, or the result of a PATCH) and returns the
+   * record's complete field data: defaults filled in, absent optional fields null, datetimes
+   * normalised to UTC. Server-managed members are accepted only when they repeat the current
+   * values (so a GET body can be sent back with PUT); HAL members are ignored.
+   */
+  prepare(body: unknown, current?: StoredRecord, pathId?: string | number): Record<string, unknown> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ValidationError([{ pointer: '', detail: `must be a JSON object with the fields of ${this.resource.name}` }]);
+    }
+    const input: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    const errors: FieldError[] = [];
+    for (const key of HAL_MEMBERS) delete input[key];
+    for (const key of SYSTEM_FIELDS) {
+      if (!(key in input)) continue;
+      const value = input[key];
+      delete input[key];
+      const expected = key === 'id' ? (current?.id ?? pathId) : current?.[key];
+      if (expected === undefined || value !== expected) {
+        errors.push({ pointer: `/${key}`, detail: `is read-only: the server sets ${key}${expected === undefined ? '' : ` (currently ${JSON.stringify(expected)})`}` });
+      }
+    }
+    if (!this.check(input)) errors.push(...(this.check.errors ?? []).map((e) => this.describe(e)));
+    if (errors.length) throw new ValidationError(errors);
+    return this.complete(input);
+  }
+
+  private complete(input: Record<string, unknown>): Record<string, unknown> {
+    const data: Record<string, unknown> = {};
+    for (const f of this.resource.fields) {
+      let v = input[f.name];
+      if (v === undefined) v = f.default !== undefined ? structuredClone(f.default) : null;
+      if (f.type === 'datetime' && typeof v === 'string') v = new Date(v).toISOString();
+      data[f.name] = v;
+    }
+    return data;
+  }
+
+  private describe(e: ErrorObject): FieldError {
+    const p = e.params as Record<string, any>;
+    switch (e.keyword) {
+      case 'additionalProperties':
+        return {
+          pointer: `/${p.additionalProperty}`,
+          detail: `is not a field of ${this.resource.name} (fields: ${this.resource.fields.map((f) => f.name).join(', ')})`,
+        };
+      case 'required':
+        return { pointer: `/${p.missingProperty}`, detail: 'is required' };
+      case 'type':
+        return { pointer: e.instancePath, detail: `must be ${[p.type].flat().filter((t: string) => t !== 'null').join(' or ')}` };
+      case 'maxLength':
+        return { pointer: e.instancePath, detail: `must be at most ${p.limit} characters long` };
+      case 'minLength':
+        return { pointer: e.instancePath, detail: `must be at least ${p.limit} characters long` };
+      case 'pattern':
+        return { pointer: e.instancePath, detail: `must match the pattern ${p.pattern}` };
+      case 'format':
+        return { pointer: e.instancePath, detail: p.format === 'date-time' ? 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' : `must be a valid ${p.format}` };
+      case 'enum':
+        return { pointer: e.instancePath, detail: `must be one of: ${p.allowedValues.join(', ')}` };
+      default:
+        return { pointer: e.instancePath, detail: e.message ?? 'is invalid' };
+    }
+  }
+}

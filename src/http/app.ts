@@ -1,0 +1,84 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppContext } from './context.js';
+import { handleClientError, handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
+import { sendProblem } from './problems.js';
+import { PATCH_TYPES } from './resources/patch.js';
+import { routeTable, type Route } from './routes.js';
+
+/** Options for the Fastify instance that are not part of the config file. */
+export interface AppOptions {
+  logger?: boolean | { level: string };
+}
+
+/** Builds the Fastify app for a context: parsers, the route table, 405/OPTIONS, and the error handlers. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' },
+    disableRequestLogging: true,
+    bodyLimit: ctx.config.server.bodyLimit,
+    clientErrorHandler: handleClientError,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+  });
+  app.decorate('restwell', ctx);
+
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser([...PATCH_TYPES, 'application/hal+json'], { parseAs: 'string' }, json);
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+
+  const routes = routeTable(ctx);
+  for (const route of routes) {
+    app.route({ method: route.method, url: route.path, handler: route.handler, preValidation: bodyTypeCheck(route) });
+  }
+  for (const [path, allowed] of allowedByPath(routes)) registerMethodFallbacks(app, path, allowed);
+  return app;
+}
+
+/** POST and PUT take JSON; PATCH takes only the patch types (415 + Accept-Patch otherwise). */
+function bodyTypeCheck(route: Route) {
+  if (route.kind !== 'patch' && route.kind !== 'create' && route.kind !== 'replace') return undefined;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (request.body === undefined && !type) return;
+    const ok = route.kind === 'patch' ? (PATCH_TYPES as readonly string[]).includes(type) : type === 'application/json' || type === 'application/hal+json';
+    if (ok) return;
+    if (route.kind === 'patch') reply.header('accept-patch', PATCH_TYPES.join(', '));
+    const wanted = route.kind === 'patch' ? PATCH_TYPES.join(' or ') : 'application/json';
+    return sendProblem(request, reply, 'unsupported-media-type', `${route.method} ${route.path} takes ${wanted}, not ${type || 'a body without Content-Type'}`);
+  };
+}
+
+function allowedByPath(routes: Route[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method]);
+  for (const [path, methods] of byPath) {
+    const all = new Set(methods);
+    if (all.has('GET')) all.add('HEAD');
+    all.add('OPTIONS');
+    byPath.set(path, [...all]);
+  }
+  return byPath;
+}
+
+/** OPTIONS answers with Allow (and Accept-Patch); every other known method gets 405 + Allow. */
+function registerMethodFallbacks(app: FastifyInstance, path: string, allowed: string[]) {
+  const allow = allowed.join(', ');
+  app.options(path, async (_request, reply) => {
+    reply.header('allow', allow);
+    if (allowed.includes('PATCH')) reply.header('accept-patch', PATCH_TYPES.join(', '));
+    return reply.code(204).send();
+  });
+  const others = [...KNOWN_METHODS].filter((m) => !allowed.includes(m));
+  if (!others.length) return;
+  app.route({
+    method: others as any,
+    url: path,
+    handler: async (request, reply) => {
+      reply.header('allow', allow);
+      return sendProblem(request, reply, 'method-not-allowed', `${request.method} is not allowed on ${path.replace(':id', '{id}')}; allowed: ${allow}`);
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** One entry of the problem catalog: a stable code, its status, a title and what it means. */
+export interface ProblemType {
+  status: number;
+  title: string;
+  /** What the problem means and how a client fixes it; served at `/problems/{code}`. */
+  description: string;
+}
+
+/**
+ * The one problem catalog (RFC 9457). Every error response the server sends has one of these codes;
+ * its `type` is `{base}/problems/{code}`, a page that documents it. Codes never change meaning.
+ */
+export const PROBLEMS = {
+  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON. Check quoting, commas and brackets; the detail gives the parser message.' },
+  'malformed-body': { status: 400, title: 'Malformed request body', description: 'The request needs a body of another shape, or none was sent.' },
+  'invalid-query': { status: 400, title: 'Invalid query parameter', description: 'A query parameter names an unknown field or operator, or its value has the wrong type. The detail names it.' },
+  'invalid-id': { status: 400, title: 'Invalid id', description: 'The id in the URL cannot be an id of this resource (integer ids are positive integers; uuid ids are UUIDs).' },
+  'invalid-patch': { status: 400, title: 'Invalid patch document', description: 'The PATCH body is not a valid JSON Patch (RFC 6902) or JSON Merge Patch (RFC 7396) document.' },
+  unauthorized: { status: 401, title: 'Authentication required', description: 'Send a valid bearer token in the Authorization header (an API key or an OAuth 2.0 access token).' },
+  forbidden: { status: 403, title: 'Insufficient scope', description: 'The token is valid but lacks a scope this operation needs; the WWW-Authenticate header names it.' },
+  'not-found': { status: 404, title: 'Not found', description: 'Nothing exists at this URL (or it is not visible to you).' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed', description: 'This URL does not support the method; the Allow header lists those it does.' },
+  'not-acceptable': { status: 406, title: 'Not acceptable', description: 'None of the media types in the Accept header can be produced.' },
+  'unique-violation': { status: 409, title: 'Unique value already used', description: 'A field declared unique already has this value in another record. Choose another value, or update that record.' },
+  'reference-conflict': { status: 409, title: 'Record still referenced', description: 'Other records reference this one, so it cannot be deleted yet.' },
+  'patch-conflict': { status: 409, title: 'Patch does not apply', description: 'The patch is well-formed but cannot apply to the current state (a failed test operation, or a path that does not exist).' },
+  'idempotency-in-flight': { status: 409, title: 'Request with this Idempotency-Key in progress', description: 'A request with the same Idempotency-Key is still being processed. Retry after it completes.' },
+  'precondition-failed': { status: 412, title: 'Precondition failed', description: 'An If-Match or If-None-Match condition does not hold: the record changed (or exists, or does not) since you read it. GET it again and retry.' },
+  'body-too-large': { status: 413, title: 'Request body too large', description: 'The request body is larger than the configured limit.' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The Content-Type of the body is not accepted here. For PATCH, the Accept-Patch header lists what is.' },
+  'validation-failed': { status: 422, title: 'Validation failed', description: 'The body is well-formed but breaks the resource rules; `errors` lists each field (as a JSON Pointer) and what is wrong.' },
+  'idempotency-key-reused': { status: 422, title: 'Idempotency-Key reused', description: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.' },
+  'precondition-required': { status: 428, title: 'Precondition required', description: 'This resource requires conditional writes: send If-Match with the ETag you last read.' },
+  'rate-limited': { status: 429, title: 'Too many requests', description: 'The rate limit is exhausted; Retry-After says when to retry, the RateLimit header shows the quota.' },
+  internal: { status: 500, title: 'Internal server error', description: 'An unexpected error. It has been logged; retrying may help.' },
+  'not-implemented': { status: 501, title: 'Method not implemented', description: 'The server does not implement this HTTP method on any resource.' },
+  unavailable: { status: 503, title: 'Service unavailable', description: 'The database cannot be reached right now. Nothing was changed; retry after Retry-After seconds.' },
+} as const satisfies Record<string, ProblemType>;
+
+/** A code of the problem catalog. */
+export type ProblemCode = keyof typeof PROBLEMS;
+
+/** True when `code` is in the catalog. */
+export function isProblemCode(code: string): code is ProblemCode {
+  return Object.hasOwn(PROBLEMS, code);
+}
+
+/** The absolute base URL of this server as the client sees it (publicUrl when configured). */
+export function baseUrl(request: FastifyRequest): string {
+  return request.server.restwell?.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** Sends an RFC 9457 problem response for a catalog code. */
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ProblemCode,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): FastifyReply {
+  const p = PROBLEMS[code];
+  return reply
+    .code(p.status)
+    .type('application/problem+json')
+    .send({ type: `${baseUrl(request)}/problems/${code}`, title: p.title, status: p.status, detail, instance: request.url, ...extra });
+}

@@ -1,0 +1,150 @@
+import { BadRequestError } from '../../core/errors.js';
+import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
+import { queryableField } from '../../core/system-fields.js';
+import type { Filter, ListQuery } from '../../store/list-query.js';
+
+const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith'] as const;
+const TEXT_ONLY = new Set(['contains', 'startsWith']);
+/** Page size when `limit` is not given, and the largest allowed. */
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** A parsed list request: the store query plus what the representation needs. */
+export interface ListParams {
+  query: ListQuery;
+  /** Sparse fieldset (`fields=a,b`), undefined for all fields. */
+  fields?: string[];
+  /** The canonical sort text, bound into cursors so a cursor is never used with another order. */
+  sortText: string;
+}
+
+interface CursorBody {
+  v: unknown[];
+  s: string;
+  b?: 1;
+}
+
+/**
+ * Validates `GET /{collection}` query parameters: filters `field=v` / `field[op]=v`, `sort`,
+ * `fields`, `limit`, `cursor`, `total`. Every unknown name, operator or ill-typed value is a 400
+ * that names it; only validated field names and typed values go on to the store.
+ */
+export function parseListParams(resource: ResourceDefinition, raw: Record<string, string | string[] | undefined>): ListParams {
+  const filters: Filter[] = [];
+  let limit = DEFAULT_LIMIT;
+  let sortText = '';
+  let fields: string[] | undefined;
+  let cursor: string | undefined;
+  let withTotal = false;
+  for (const [key, rawValue] of Object.entries(raw)) {
+    if (rawValue === undefined) continue;
+    const values = Array.isArray(rawValue) ? rawValue : [rawValue];
+    const single = () => {
+      if (values.length > 1) throw bad(`${key} may be given only once`);
+      return values[0];
+    };
+    if (key === 'limit') limit = parseLimit(single());
+    else if (key === 'sort') sortText = single();
+    else if (key === 'fields') fields = parseFields(resource, single());
+    else if (key === 'cursor') cursor = single();
+    else if (key === 'total') withTotal = parseBoolean('total', single());
+    else for (const v of values) filters.push(parseFilter(resource, key, v));
+  }
+  const sort = parseSort(resource, sortText);
+  const query: ListQuery = { filters, sort, limit, withTotal };
+  if (cursor) query.after = decodeCursor(cursor, sortText, sort.length + 1);
+  return { query, fields, sortText };
+}
+
+/** An opaque cursor for the position after (or, backwards, before) a record. */
+export function encodeCursor(values: unknown[], sortText: string, backwards: boolean): string {
+  const body: CursorBody = { v: values, s: sortText, ...(backwards ? { b: 1 as const } : {}) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sortText: string, keys: number): ListQuery['after'] {
+  let body: CursorBody;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad('cursor is not a cursor this server issued; follow the next/prev links');
+  }
+  if (!body || !Array.isArray(body.v) || body.v.length !== keys || typeof body.s !== 'string') {
+    throw bad('cursor is not a cursor this server issued; follow the next/prev links');
+  }
+  if (body.s !== sortText) throw bad(`cursor was issued for sort=${body.s || '(none)'}; keep the same sort while paging`);
+  return { values: body.v, backwards: body.b === 1 };
+}
+
+function parseLimit(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  return Number(text);
+}
+
+function parseFields(resource: ResourceDefinition, text: string): string[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!resource.fieldsByName.has(n) && !['id', 'version', 'createdAt', 'updatedAt'].includes(n)) throw bad(`fields: ${resource.name} has no field "${n}"`);
+  }
+  return names;
+}
+
+function parseSort(resource: ResourceDefinition, text: string) {
+  if (!text) return [];
+  const seen = new Set<string>();
+  return text.split(',').map((part) => {
+    const descending = part.startsWith('-');
+    const name = part.replace(/^[-+]/, '').trim();
+    if (!queryableField(resource, name)) throw bad(`sort: ${resource.name} has no sortable field "${name}"`);
+    if (seen.has(name)) throw bad(`sort: "${name}" is listed twice`);
+    seen.add(name);
+    return { field: name, descending };
+  }).filter((k) => k.field !== 'id' || k.descending);
+}
+
+function parseFilter(resource: ResourceDefinition, key: string, text: string): Filter {
+  const m = /^([A-Za-z][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/.exec(key);
+  const field = m ? queryableField(resource, m[1]) : undefined;
+  if (!m || !field) throw bad(`unknown query parameter "${key}": ${resource.name} has no filterable field "${m?.[1] ?? key}"`);
+  const op = (m[2] ?? 'eq') as Filter['op'];
+  if (!OPERATORS.includes(op)) throw bad(`unknown operator "${m[2]}" in "${key}"; operators: ${OPERATORS.join(', ')}`);
+  if (TEXT_ONLY.has(op) && field.type !== 'string' && field.type !== 'enum') throw bad(`${op} applies only to text fields; ${field.name} is ${field.type}`);
+  const value = op === 'in' ? text.split(',').map((t) => parseValue(field, key, t)) : parseValue(field, key, text, TEXT_ONLY.has(op));
+  return { field: field.name, op, value };
+}
+
+function parseValue(field: FieldDefinition, key: string, text: string, raw = false): unknown {
+  if (raw) return text;
+  switch (field.type) {
+    case 'integer':
+      if (!/^-?\d{1,15}$/.test(text)) throw bad(`${key}: "${text}" is not an integer`);
+      return Number(text);
+    case 'number':
+      if (text.trim() === '' || !Number.isFinite(Number(text))) throw bad(`${key}: "${text}" is not a number`);
+      return Number(text);
+    case 'boolean':
+      return parseBoolean(key, text);
+    case 'datetime': {
+      const t = Date.parse(text);
+      if (Number.isNaN(t)) throw bad(`${key}: "${text}" is not a date-time (use RFC 3339, e.g. 2026-01-31T12:00:00Z)`);
+      return new Date(t).toISOString();
+    }
+    case 'reference':
+      if (/^\d+$/.test(text)) return Number(text);
+      return text;
+    case 'enum':
+      if (!field.values!.includes(text)) throw bad(`${key}: "${text}" is not one of ${field.values!.join(', ')}`);
+      return text;
+    default:
+      return text;
+  }
+}
+
+function parseBoolean(key: string, text: string): boolean {
+  if (text !== 'true' && text !== 'false') throw bad(`${key} must be true or false`);
+  return text === 'true';
+}
+
+function bad(message: string): BadRequestError {
+  return new BadRequestError('invalid-query', message);
+}

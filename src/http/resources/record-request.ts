@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { idShape, parseId } from '../../core/ids.js';
+import type { RecordId } from '../../core/record.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+
+/**
+ * The record id named by `/{collection}/{id}`. An id that cannot exist is a 404 for reads and
+ * deletes (nothing is there), and a 400 for PUT, which would create it.
+ */
+export function recordId(request: FastifyRequest, resource: ResourceDefinition, forCreate = false): RecordId {
+  const text = (request.params as { id: string }).id;
+  const id = parseId(resource, text);
+  if (id !== undefined) return id;
+  if (forCreate) throw new BadRequestError('invalid-id', `"${text}" cannot be an id of ${resource.name}: ids are ${idShape(resource)}`);
+  throw notFound(resource, text);
+}
+
+/** The 404 for a record that does not exist. */
+export function notFound(resource: ResourceDefinition, id: RecordId | string): NotFoundError {
+  return new NotFoundError(`no ${resource.name} record has id ${id}`);
+}

@@ -1,0 +1,14 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from './context.js';
+import type { Link } from './hal.js';
+import { sendRepresentation } from './respond.js';
+
+/** `GET /`: where a client (or a person) starts: a link to every collection and to the docs. */
+export function apiRoot(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const links: Record<string, Link> = { self: { href: '/' } };
+    for (const r of ctx.resources.values()) links[r.name] = { href: `/${r.name}`, title: r.description ?? r.name };
+    links['problem-types'] = { href: '/problems/{code}', templated: true, title: 'Documentation of every error type' };
+    return sendRepresentation(request, reply, 200, { name: 'Restwell', _links: links });
+  };
+}

@@ -1,0 +1,18 @@
+/** The database schema cannot be brought in line with the config without losing data (or at all). */
+export class SchemaSyncError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The database schema does not match the config:\n  - ${problems.join('\n  - ')}\n` +
+        'Set allowDestructiveMigrations: true in the config to apply changes that delete data.',
+    );
+    this.name = 'SchemaSyncError';
+  }
+}
+
+/** The database cannot be reached; requests get 503 until it is back. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, readonly retryAfterSeconds = 5) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}

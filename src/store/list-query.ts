@@ -1,0 +1,32 @@
+import type { StoredRecord } from '../core/record.js';
+
+/** A comparison on one field, from `field=v` or `field[op]=v`. */
+export interface Filter {
+  field: string;
+  op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'contains' | 'startsWith';
+  value: unknown;
+}
+
+/** One sort key; `id` is always appended last so the order is total. */
+export interface SortKey {
+  field: string;
+  descending: boolean;
+}
+
+/** A validated list request, in store terms (no HTTP left in it). */
+export interface ListQuery {
+  filters: Filter[];
+  sort: SortKey[];
+  limit: number;
+  /** Keyset position: the sort values of the last record seen, and whether to page backwards. */
+  after?: { values: unknown[]; backwards: boolean };
+  /** Count every match too (costs a second query). */
+  withTotal?: boolean;
+}
+
+/** One page of records in sort order, and whether more exist past either end. */
+export interface Page {
+  records: StoredRecord[];
+  hasMore: boolean;
+  total?: number;
+}

@@ -1,0 +1,108 @@
+import type { FieldType } from '../config/types.js';
+import type { ResourceDefinition } from '../core/resource.js';
+
+/** What the database was last synced to, per resource (kept in the `_rw_schema` table). */
+export interface StoredShape {
+  idType: 'integer' | 'uuid';
+  fields: Record<string, { type: FieldType; unique: boolean; index: boolean; to?: string }>;
+}
+
+/** One DDL step; engines translate each into their own SQL. */
+export type SchemaStep =
+  | { kind: 'create-table'; resource: ResourceDefinition }
+  | { kind: 'drop-table'; resource: string }
+  | { kind: 'add-column'; resource: string; field: ResourceDefinition['fields'][number] }
+  | { kind: 'drop-column'; resource: string; field: string }
+  | { kind: 'create-index'; resource: string; field: string; unique: boolean }
+  | { kind: 'drop-index'; resource: string; field: string; unique: boolean };
+
+/** The steps to apply, the destructive changes refused, and what is merely noted. */
+export interface SchemaPlan {
+  steps: SchemaStep[];
+  refused: string[];
+  notes: string[];
+}
+
+/** The shape a resource definition is stored as. */
+export function shapeOf(resource: ResourceDefinition): StoredShape {
+  return {
+    idType: resource.idType,
+    fields: Object.fromEntries(
+      resource.fields.map((f) => [f.name, { type: f.type, unique: !!f.unique, index: !!f.index, ...(f.to ? { to: f.to } : {}) }]),
+    ),
+  };
+}
+
+/** Index name for a field, shared by every engine so a plan can drop what an earlier sync made. */
+export function indexName(resource: string, field: string, unique: boolean): string {
+  return `rw_${resource}_${field}_${unique ? 'u' : 'i'}`;
+}
+
+/**
+ * Compares the stored shapes with the wanted resources. Adding is always allowed; removing or
+ * retyping a field (or changing a resource's id type) loses data, so it is refused unless
+ * `allowDestructive` is set. A resource missing from the config keeps its table and data.
+ */
+export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDefinition[], allowDestructive: boolean): SchemaPlan {
+  const plan: SchemaPlan = { steps: [], refused: [], notes: [] };
+  const destructive = (what: string, steps: SchemaStep[]) => {
+    if (allowDestructive) plan.steps.push(...steps);
+    else plan.refused.push(what);
+  };
+  for (const resource of wanted) {
+    const before = stored.get(resource.name);
+    if (!before) {
+      plan.steps.push({ kind: 'create-table', resource });
+      continue;
+    }
+    if (before.idType !== resource.idType) {
+      destructive(`resources.${resource.name}.id: changing the id type from ${before.idType} to ${resource.idType} recreates the table and deletes its records`, [
+        { kind: 'drop-table', resource: resource.name },
+        { kind: 'create-table', resource },
+      ]);
+      continue;
+    }
+    const after = shapeOf(resource).fields;
+    for (const [name, old] of Object.entries(before.fields)) {
+      const now = after[name];
+      if (!now) {
+        destructive(`resources.${resource.name}.fields.${name}: removing the field deletes its stored values`, [
+          ...indexDrops(resource.name, name, old),
+          { kind: 'drop-column', resource: resource.name, field: name },
+        ]);
+      } else if (now.type !== old.type || now.to !== old.to) {
+        destructive(`resources.${resource.name}.fields.${name}.type: changing ${old.type} to ${now.type} deletes its stored values`, [
+          ...indexDrops(resource.name, name, old),
+          { kind: 'drop-column', resource: resource.name, field: name },
+          ...columnAdds(resource, name),
+        ]);
+      } else {
+        for (const unique of [true, false]) {
+          const had = unique ? old.unique : old.index;
+          const has = unique ? now.unique : now.index;
+          if (had && !has) plan.steps.push({ kind: 'drop-index', resource: resource.name, field: name, unique });
+          if (!had && has) plan.steps.push({ kind: 'create-index', resource: resource.name, field: name, unique });
+        }
+      }
+    }
+    for (const name of Object.keys(after)) if (!before.fields[name]) plan.steps.push(...columnAdds(resource, name));
+  }
+  for (const name of stored.keys()) {
+    if (!wanted.some((r) => r.name === name)) plan.notes.push(`resource ${name} is no longer configured; its table and records are kept`);
+  }
+  return plan;
+}
+
+function indexDrops(resource: string, field: string, old: StoredShape['fields'][string]): SchemaStep[] {
+  return [true, false]
+    .filter((unique) => (unique ? old.unique : old.index))
+    .map((unique) => ({ kind: 'drop-index', resource, field, unique }) as const);
+}
+
+function columnAdds(resource: ResourceDefinition, name: string): SchemaStep[] {
+  const field = resource.fieldsByName.get(name)!;
+  const steps: SchemaStep[] = [{ kind: 'add-column', resource: resource.name, field }];
+  if (field.unique) steps.push({ kind: 'create-index', resource: resource.name, field: name, unique: true });
+  if (field.index) steps.push({ kind: 'create-index', resource: resource.name, field: name, unique: false });
+  return steps;
+}

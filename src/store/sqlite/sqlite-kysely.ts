@@ -1,0 +1,35 @@
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import type { ColumnTypes } from '../ddl.js';
+import { sqliteColumnType } from './sqlite-codec.js';
+
+/** A Kysely instance that only builds SQLite SQL; better-sqlite3 runs it with cached statements. */
+export const sqliteBuilder = new Kysely<any>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+/** SQLite's spelling of Restwell's column types. */
+export const sqliteTypes: ColumnTypes = {
+  integerId: (c) => c.autoIncrement(),
+  integerIdType: 'integer',
+  uuidIdType: 'text',
+  text: 'text',
+  bigint: 'integer',
+  field: (f, refIdType) => sqliteColumnType(f, refIdType),
+};
+
+/** Restwell's own tables. */
+export const SQLITE_SYSTEM_DDL = `
+CREATE TABLE IF NOT EXISTS _rw_schema (resource TEXT PRIMARY KEY, shape TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS _rw_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, resource TEXT NOT NULL,
+  record_id TEXT, data TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
+CREATE TABLE IF NOT EXISTS _rw_idempotency (
+  scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
+  response TEXT, expires_at TEXT NOT NULL, PRIMARY KEY (scope, key));
+`;

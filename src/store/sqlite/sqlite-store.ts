@@ -1,0 +1,212 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import type { EventRecord } from '../../core/events.js';
+import { newUuid } from '../../core/ids.js';
+import type { RecordId, StoredRecord } from '../../core/record.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
+import type { ListQuery, Page } from '../list-query.js';
+import { buildListQuery } from '../list-sql.js';
+import {
+  changeEvent, missingReference, newGen, recordColumns, referencedConflict, rowToRecord, sameData, uniqueConflict,
+} from '../records.js';
+import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
+import { GroupCommit } from './group-commit.js';
+import { decode, encode } from './sqlite-codec.js';
+import { SQLITE_SYSTEM_DDL, sqliteBuilder } from './sqlite-kysely.js';
+import { syncSqliteSchema } from './sqlite-schema.js';
+
+const codec = { encode, decode };
+
+/** Turns `sqlite:./x.db`, `sqlite:///abs.db`, `file:x.db` or a plain path into a file path. */
+export function sqlitePath(url: string): string {
+  if (url === ':memory:' || url === 'sqlite::memory:') return ':memory:';
+  return url.replace(/^sqlite:(\/\/)?/, '').replace(/^file:/, '');
+}
+
+/**
+ * The embedded engine: one better-sqlite3 connection in WAL mode with `synchronous=FULL`, so a
+ * commit is on disk before it is acknowledged. Writes go through a group commit; reads run
+ * directly on cached prepared statements.
+ */
+export class SqliteStore implements Store {
+  readonly capabilities = { groupCommit: true, sharedAcrossNodes: false };
+  private readonly db: Database;
+  private readonly writer: GroupCommit;
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(url: string) {
+    const path = sqlitePath(url);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new BetterSqlite3(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    // LIKE must mean the same on every engine: case-sensitive (and then index-friendly for prefixes).
+    this.db.pragma('case_sensitive_like = ON');
+    // Other processes (`serve --workers N`) may hold the write lock briefly.
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SQLITE_SYSTEM_DDL);
+    this.writer = new GroupCommit(this.db);
+  }
+
+  async sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport> {
+    return syncSqliteSchema(this.db, resources, options.allowDestructive);
+  }
+
+  async get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
+    return this.read(resource, id);
+  }
+
+  async list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
+    const { rows: rowsQuery, count } = buildListQuery(sqliteBuilder, resource, query, codec);
+    const compiled = rowsQuery.compile();
+    const rows = this.stmt(compiled.sql).all(...(compiled.parameters as unknown[])) as Record<string, unknown>[];
+    const hasMore = rows.length > query.limit;
+    const records = rows.slice(0, query.limit).map((row) => rowToRecord(resource, row, codec));
+    if (query.after?.backwards) records.reverse();
+    let total: number | undefined;
+    if (count) {
+      const c = count.compile();
+      total = Number((this.stmt(c.sql).get(...(c.parameters as unknown[])) as { n: number }).n);
+    }
+    return { records, hasMore, total };
+  }
+
+  insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
+    return this.writer.run(() => {
+      const now = new Date().toISOString();
+      const id = resource.idType === 'uuid' ? newUuid() : undefined;
+      return this.write(resource, 'insert', { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data }, now);
+    });
+  }
+
+  mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
+    return this.writer.run((): Mutation => {
+      const current = this.read(resource, id);
+      const decision = decide(current);
+      const now = new Date().toISOString();
+      if ('keep' in decision) return { outcome: 'unchanged', record: current };
+      if ('delete' in decision) {
+        if (!current) return { outcome: 'unchanged' };
+        try {
+          this.stmt(`DELETE FROM "${resource.name}" WHERE id = ?`).run(id);
+        } catch (err) {
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw referencedConflict(resource, id);
+          throw err;
+        }
+        this.appendEvent(changeEvent(resource, 'deleted', current, now));
+        return { outcome: 'deleted', record: current };
+      }
+      if (!current) {
+        const fresh = { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data: decision.put };
+        return { outcome: 'created', record: this.write(resource, 'insert', fresh, now) };
+      }
+      if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
+      const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
+      return { outcome: 'updated', record: this.write(resource, 'update', next, now) };
+    });
+  }
+
+  async listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
+    let q = sqliteBuilder.selectFrom('_rw_events').selectAll().where('seq', '>', query.after ?? 0).orderBy('seq').limit(query.limit);
+    if (query.types?.length) q = q.where('type', 'in', query.types);
+    const c = q.compile();
+    return (this.stmt(c.sql).all(...(c.parameters as unknown[])) as any[]).map(toEvent);
+  }
+
+  async getEvent(id: string): Promise<EventRecord | undefined> {
+    const row = this.stmt('SELECT * FROM _rw_events WHERE id = ?').get(id);
+    return row ? toEvent(row) : undefined;
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }> {
+    return this.writer.run(() => {
+      const row = this.stmt('SELECT fingerprint, state, response, expires_at FROM _rw_idempotency WHERE scope = ? AND key = ?').get(claim.scope, claim.key) as any;
+      if (row && row.expires_at > new Date().toISOString()) {
+        return { claimed: false as const, entry: { fingerprint: row.fingerprint, state: row.state, response: row.response ? JSON.parse(row.response) : undefined } };
+      }
+      this.stmt(
+        `INSERT INTO _rw_idempotency (scope, key, fingerprint, state, response, expires_at) VALUES (?, ?, ?, 'in-flight', NULL, ?)
+         ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in-flight', response = NULL, expires_at = excluded.expires_at`,
+      ).run(claim.scope, claim.key, claim.fingerprint, claim.expiresAt);
+      return { claimed: true as const };
+    });
+  }
+
+  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void> {
+    return this.writer.run(() => {
+      if (response) this.stmt(`UPDATE _rw_idempotency SET state = 'complete', response = ? WHERE scope = ? AND key = ?`).run(JSON.stringify(response), scope, key);
+      else this.stmt('DELETE FROM _rw_idempotency WHERE scope = ? AND key = ?').run(scope, key);
+      // Expired keys are swept as a side effect of writes, so the table stays bounded without a timer.
+      this.stmt('DELETE FROM _rw_idempotency WHERE expires_at < ?').run(new Date().toISOString());
+    });
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  private read(resource: ResourceDefinition, id: RecordId): StoredRecord | undefined {
+    const row = this.stmt(`SELECT * FROM "${resource.name}" WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
+    return row ? rowToRecord(resource, row, codec) : undefined;
+  }
+
+  /** Inserts or updates one record and its event; maps constraint failures to domain errors. */
+  private write(resource: ResourceDefinition, how: 'insert' | 'update', record: Omit<StoredRecord, 'id'> & { id?: RecordId }, now: string): StoredRecord {
+    this.checkReferences(resource, record.data);
+    const cols = recordColumns(resource, record, codec);
+    const q =
+      how === 'insert'
+        ? sqliteBuilder.insertInto(resource.name).values(cols).returningAll()
+        : sqliteBuilder.updateTable(resource.name).set(cols).where('id', '=', record.id!).returningAll();
+    const c = q.compile();
+    let row: Record<string, unknown>;
+    try {
+      row = this.stmt(c.sql).get(...(c.parameters as unknown[])) as Record<string, unknown>;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' || (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw this.whichUnique(resource, record);
+      }
+      throw err;
+    }
+    const saved = rowToRecord(resource, row, codec);
+    this.appendEvent(changeEvent(resource, how === 'insert' ? 'created' : 'updated', saved, now));
+    return saved;
+  }
+
+  private checkReferences(resource: ResourceDefinition, data: Record<string, unknown>): void {
+    for (const f of resource.fields) {
+      if (f.type !== 'reference' || data[f.name] === null || data[f.name] === undefined) continue;
+      if (!this.stmt(`SELECT 1 FROM "${f.to}" WHERE id = ?`).get(data[f.name])) throw missingReference(f, data[f.name]);
+    }
+  }
+
+  private whichUnique(resource: ResourceDefinition, record: { id?: RecordId; data: Record<string, unknown> }) {
+    for (const f of resource.fields.filter((f) => f.unique)) {
+      const holder = this.stmt(`SELECT id FROM "${resource.name}" WHERE "${f.name}" = ? AND id IS NOT ?`).get(encode(f, record.data[f.name]), record.id ?? null) as { id: RecordId } | undefined;
+      if (holder) return uniqueConflict(resource, f.name, record.data[f.name], holder.id);
+    }
+    return uniqueConflict(resource, 'id', record.id);
+  }
+
+  private appendEvent(e: ReturnType<typeof changeEvent>): void {
+    this.stmt('INSERT INTO _rw_events (id, type, resource, record_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(e.id, e.type, e.resource, e.record_id, e.data, e.created_at);
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      // List queries vary with their filters; keep the cache bounded.
+      if (this.statements.size > 1000) this.statements.clear();
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+}
+
+function toEvent(row: any): EventRecord {
+  return { seq: row.seq, id: row.id, type: row.type, resource: row.resource, recordId: JSON.parse(row.data).id ?? row.record_id, data: JSON.parse(row.data), createdAt: row.created_at };
+}

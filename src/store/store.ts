@@ -1,0 +1,76 @@
+import type { EventRecord } from '../core/events.js';
+import type { RecordId, StoredRecord } from '../core/record.js';
+import type { ResourceDefinition } from '../core/resource.js';
+import type { ListQuery, Page } from './list-query.js';
+import type { IdempotencyEntry, IdempotencyClaim } from './idempotency.js';
+
+/** Where behaviour truly differs between engines; code branches on these, never on engine names. */
+export interface StoreCapabilities {
+  /** Concurrent writes from one process are grouped into one durable commit. */
+  groupCommit: boolean;
+  /** Several server processes (nodes) may share this database at once. */
+  sharedAcrossNodes: boolean;
+}
+
+/** What a `mutate` decider wants done with the record it was shown. */
+export type Decision =
+  | { put: Record<string, unknown> }
+  | { delete: true }
+  | { keep: true };
+
+/**
+ * Decides, from the current record (undefined when there is none), what to write. It runs inside
+ * the write transaction with the record locked, so checks it makes (If-Match, patches) are atomic.
+ * It may throw a DomainError to abort the write.
+ */
+export type Decide = (current: StoredRecord | undefined) => Decision;
+
+/** What a `mutate` did. `unchanged` means the decision was to keep, or the data was identical. */
+export interface Mutation {
+  outcome: 'created' | 'updated' | 'deleted' | 'unchanged';
+  /** The record after the change (before it, for a delete). */
+  record?: StoredRecord;
+}
+
+/** Who is writing: recorded as owner on create and on events. */
+export interface WriteOptions {
+  owner?: string | null;
+}
+
+/** The result of bringing the database schema in line with the config. */
+export interface SyncReport {
+  applied: string[];
+  /** Things present in the database that the config no longer declares, left untouched. */
+  notes: string[];
+}
+
+/**
+ * The one storage interface. Every engine (`store/sqlite`, `store/postgres`) implements it with the
+ * same semantics: every change writes its event in the same transaction, and a returned promise
+ * resolves only once the change is durably committed.
+ */
+export interface Store {
+  readonly capabilities: StoreCapabilities;
+
+  /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */
+  sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport>;
+
+  get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined>;
+  list(resource: ResourceDefinition, query: ListQuery): Promise<Page>;
+
+  /** Creates a record with a server-chosen id (POST). */
+  insert(resource: ResourceDefinition, data: Record<string, unknown>, options?: WriteOptions): Promise<StoredRecord>;
+  /** Creates, replaces or deletes the record at a known id, as `decide` says, atomically (PUT, PATCH, DELETE). */
+  mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options?: WriteOptions): Promise<Mutation>;
+
+  /** The event log, oldest first, after a position. */
+  listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]>;
+  getEvent(id: string): Promise<EventRecord | undefined>;
+
+  /** Claims an Idempotency-Key, or returns what is already stored under it. */
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }>;
+  /** Stores the response for a claimed key, or releases the claim when `response` is undefined. */
+  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void>;
+
+  close(): Promise<void>;
+}
