@@ -72,5 +72,15 @@ export interface Store {
   /** Stores the response for a claimed key, or releases the claim when `response` is undefined. */
   completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void>;
 
+  /**
+   * Small internal documents keyed by (kind, id): API keys, OAuth clients, signing keys, revoked
+   * token ids and the like. `expiresAt` (ISO) makes a document disappear after that time.
+   */
+  putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void>;
+  getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined>;
+  listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>>;
+  /** Deletes a document; resolves true when one was there. */
+  deleteDocument(kind: string, id: string): Promise<boolean>;
+
   close(): Promise<void>;
 }

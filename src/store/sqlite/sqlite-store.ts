@@ -144,6 +144,27 @@ export class SqliteStore implements Store {
     });
   }
 
+  putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {
+    return this.writer.run(() => {
+      this.stmt('INSERT INTO _rw_documents (kind, id, data, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at')
+        .run(kind, id, JSON.stringify(data), expiresAt ?? null);
+    });
+  }
+
+  async getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined> {
+    const row = this.stmt('SELECT data FROM _rw_documents WHERE kind = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)').get(kind, id, new Date().toISOString()) as { data: string } | undefined;
+    return row ? JSON.parse(row.data) : undefined;
+  }
+
+  async listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>> {
+    const rows = this.stmt('SELECT id, data FROM _rw_documents WHERE kind = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id').all(kind, new Date().toISOString()) as Array<{ id: string; data: string }>;
+    return rows.map((r) => ({ id: r.id, data: JSON.parse(r.data) }));
+  }
+
+  deleteDocument(kind: string, id: string): Promise<boolean> {
+    return this.writer.run(() => this.stmt('DELETE FROM _rw_documents WHERE kind = ? AND id = ?').run(kind, id).changes > 0);
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
