@@ -1,0 +1,88 @@
+import { headerParam, parseMultipart, type MultipartPart } from './multipart.js';
+import { PayloadError } from './types.js';
+
+/** The bare media type of a Content-Type value, lower-cased (`application/json`). */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Decodes bytes in a named charset, falling back to UTF-8 for unknown labels. */
+export function decodeText(data: Buffer, charset?: string): string {
+  if (charset) {
+    try {
+      return new TextDecoder(charset.trim()).decode(data);
+    } catch {
+      /* unknown charset label: UTF-8 is the best guess */
+    }
+  }
+  return data.toString('utf8');
+}
+
+/** A parsed form: text fields (every value of repeated names) and the multipart parts, if any. */
+export interface ParsedForm {
+  fields: Record<string, string[]>;
+  /** File parts of a multipart body (those with a filename). */
+  files: MultipartPart[];
+  /** All multipart parts, for callers that must re-decode text in another charset. */
+  parts: MultipartPart[];
+}
+
+/**
+ * Parses an `application/x-www-form-urlencoded` or `multipart/form-data` body.
+ * Throws {@link PayloadError} for any other media type or a broken body.
+ */
+export function parseForm(contentType: string | undefined, rawBody: Buffer): ParsedForm {
+  const type = mediaType(contentType);
+  const fields: Record<string, string[]> = Object.create(null);
+  const add = (k: string, v: string) => (fields[k] ??= []).push(v);
+  if (type === 'application/x-www-form-urlencoded') {
+    for (const [k, v] of new URLSearchParams(rawBody.toString('utf8'))) add(k, v);
+    return { fields, files: [], parts: [] };
+  }
+  if (type === 'multipart/form-data') {
+    const parts = parseMultipart(rawBody, contentType!);
+    const files: MultipartPart[] = [];
+    for (const part of parts) {
+      if (part.filename !== undefined) files.push(part);
+      else add(part.name, decodeText(part.data, part.contentType && headerParam(part.contentType, 'charset')));
+    }
+    return { fields, files, parts };
+  }
+  throw new PayloadError(`expected a form body, got ${type || 'no content type'}`);
+}
+
+/** The first value of each field, the shape most providers' documentation shows. */
+export function firstValues(fields: Record<string, string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = v[0] ?? '';
+  return out;
+}
+
+/** Parses a JSON body, throwing {@link PayloadError} with the parser's position on failure. */
+export function parseJson(rawBody: Buffer, provider?: string): unknown {
+  const text = rawBody.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new PayloadError('the body is empty; expected JSON', provider);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new PayloadError(`the body is not valid JSON: ${(err as Error).message}`, provider);
+  }
+}
+
+/** True for `application/json` and `application/*+json`. */
+export function isJsonType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * Parses a body by its content type into plain data: JSON as is, forms as an object of first
+ * values (files left out). Used to find event ids before normalizing. Throws {@link PayloadError}.
+ */
+export function parsePayload(contentType: string | undefined, rawBody: Buffer): unknown {
+  const type = mediaType(contentType);
+  if (isJsonType(type)) return parseJson(rawBody);
+  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+    return firstValues(parseForm(contentType, rawBody).fields);
+  }
+  throw new PayloadError(`cannot parse a body of type ${type || '(none)'}`);
+}

@@ -1,0 +1,89 @@
+/** Header map as Node gives it: lower-cased names, repeated headers possibly as arrays. */
+export type HeaderMap = Record<string, string | string[] | undefined>;
+
+/** What a verifier looks at: the request exactly as it arrived, before any parsing. */
+export interface VerifyInput {
+  /** The body bytes as received; signatures are always checked over these, never re-serialized JSON. */
+  rawBody: Buffer;
+  /** Request headers with lower-cased names. */
+  headers: HeaderMap;
+  /** Full public URL including the query string, as the provider signed it (Twilio signs it). */
+  url: string;
+  /** The request's Content-Type header, when the caller has it separately. */
+  contentType?: string;
+  /** Current time in milliseconds; tests pass a fixed clock. Defaults to `Date.now()`. */
+  now?: number;
+}
+
+/** Hash methods Vonage offers for signed SMS webhooks (`md5hash` is the legacy salted MD5). */
+export type VonageSignatureMethod = 'md5hash' | 'md5' | 'sha1' | 'sha256' | 'sha512';
+
+/** Keys of `webhooks.sources.<name>.verify`; which ones apply depends on the provider. */
+export interface VerifyOptions {
+  /** Signing secret: Standard Webhooks `whsec_…`, GitHub, Stripe `whsec_…`, Mailgun signing key, Vonage signature secret, or the shared header token. */
+  secret?: string;
+  /** Header carrying a shared token (with `secret`). */
+  header?: string;
+  /** HTTP Basic user name (with `password`). */
+  username?: string;
+  /** HTTP Basic password. */
+  password?: string;
+  /** Twilio auth token. */
+  authToken?: string;
+  /** Allowed clock difference in seconds, past and future (default 300). */
+  tolerance?: number;
+  /** The public URL the provider signs when Restwell sits behind a proxy (Twilio). */
+  publicUrl?: string;
+  /** Vonage signature method (default `sha256`). */
+  algorithm?: VonageSignatureMethod;
+}
+
+/** The `verify` value of a source: options, or the explicit string `none`. */
+export type VerifyConfig = VerifyOptions | 'none';
+
+/** Why a delivery was rejected; stable values the HTTP layer can map to problems and logs. */
+export type VerifyFailureCode =
+  | 'missing_signature'
+  | 'bad_signature'
+  | 'stale_timestamp'
+  | 'bad_credentials'
+  | 'malformed';
+
+/** Outcome of a verification. `reason` is human-readable and never contains secrets. */
+export type VerifyResult =
+  | { ok: true; eventId?: string; /** signed time, ms since epoch */ timestamp?: number }
+  | { ok: false; reason: string; code: VerifyFailureCode };
+
+/** The one signature every scheme implements. Pure and synchronous. */
+export type Verifier = (input: VerifyInput, config: VerifyConfig) => VerifyResult;
+
+/**
+ * Thrown when a verifier is called with a `verify` config that lacks the keys it needs.
+ * That is a configuration mistake, not bad input, so it fails loudly instead of answering 401.
+ */
+export class VerifyConfigError extends Error {
+  override name = 'VerifyConfigError';
+}
+
+/** Builds a failure result. */
+export function fail(code: VerifyFailureCode, reason: string): VerifyResult {
+  return { ok: false, code, reason };
+}
+
+/** Returns the options object, or throws when the config is `none` or lacks `keys`. */
+export function requireOptions(
+  config: VerifyConfig,
+  scheme: string,
+  ...keys: (keyof VerifyOptions)[]
+): VerifyOptions {
+  if (config === 'none' || typeof config !== 'object' || config === null) {
+    throw new VerifyConfigError(`${scheme} verification needs verify.${keys.join(' and verify.')}`);
+  }
+  for (const key of keys) {
+    const value = config[key];
+    if (typeof value !== 'string' || value === '') {
+      throw new VerifyConfigError(`${scheme} verification needs a non-empty verify.${key}`);
+    }
+  }
+  return config;
+}
