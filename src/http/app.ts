@@ -29,9 +29,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
 
-  const routes = routeTable(ctx);
+  const routes = routeTable(ctx.resources.values());
   for (const route of routes) {
-    app.route({ method: route.method, url: route.path, handler: route.handler, preValidation: bodyTypeCheck(route) });
+    app.route({ method: route.method, url: route.path, handler: route.handler(ctx), preValidation: bodyTypeCheck(route) });
   }
   for (const [path, allowed] of allowedByPath(routes)) registerMethodFallbacks(app, path, allowed);
   return app;

@@ -13,6 +13,8 @@ import { apiRoot } from './root.js';
 /** HTTP methods with a meaning on some route; any other method is 501 everywhere. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/** Builds a route's handler for a running server; the table itself needs no context (so OpenAPI needs no database). */
+export type HandlerFactory = (ctx: AppContext) => Handler;
 
 /** One row of the route table: what the server answers, and what OpenAPI says about it. */
 export interface Route {
@@ -20,7 +22,7 @@ export interface Route {
   path: string;
   operationId: string;
   summary: string;
-  handler: Handler;
+  handler: HandlerFactory;
   /** The resource the route serves, for resource routes. */
   resource?: ResourceDefinition;
   /** Kind of operation, for documentation and access rules. */
@@ -31,22 +33,22 @@ export interface Route {
  * THE route table: every URL the server answers, in one place. Read this first.
  * `GET` routes also answer `HEAD`; every path answers `OPTIONS`, and other methods get 405 + Allow.
  */
-export function routeTable(ctx: AppContext): Route[] {
+export function routeTable(resources: Iterable<ResourceDefinition>): Route[] {
   const routes: Route[] = [
-    { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot(ctx), kind: 'meta' },
-    { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc(), kind: 'meta' },
+    { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot, kind: 'meta' },
+    { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
   ];
-  for (const r of ctx.resources.values()) {
+  for (const r of resources) {
     const collection = `/${r.name}`;
     const item = `/${r.name}/:id`;
     const name = r.name.charAt(0).toUpperCase() + r.name.slice(1);
     routes.push(
-      { method: 'GET', path: collection, operationId: `list${name}`, summary: `List ${r.name}`, handler: listRecords(ctx, r), resource: r, kind: 'list' },
-      { method: 'POST', path: collection, operationId: `create${name}`, summary: `Create a ${r.name} record`, handler: createRecord(ctx, r), resource: r, kind: 'create' },
-      { method: 'GET', path: item, operationId: `get${name}`, summary: `Read a ${r.name} record`, handler: readRecord(ctx, r), resource: r, kind: 'read' },
-      { method: 'PUT', path: item, operationId: `put${name}`, summary: `Replace (or create at this id) a ${r.name} record`, handler: replaceRecord(ctx, r), resource: r, kind: 'replace' },
-      { method: 'PATCH', path: item, operationId: `patch${name}`, summary: `Update part of a ${r.name} record`, handler: patchRecord(ctx, r), resource: r, kind: 'patch' },
-      { method: 'DELETE', path: item, operationId: `delete${name}`, summary: `Delete a ${r.name} record`, handler: deleteRecord(ctx, r), resource: r, kind: 'delete' },
+      { method: 'GET', path: collection, operationId: `list${name}`, summary: `List ${r.name}`, handler: (c) => listRecords(c, r), resource: r, kind: 'list' },
+      { method: 'POST', path: collection, operationId: `create${name}`, summary: `Create a ${r.name} record`, handler: (c) => createRecord(c, r), resource: r, kind: 'create' },
+      { method: 'GET', path: item, operationId: `get${name}`, summary: `Read a ${r.name} record`, handler: (c) => readRecord(c, r), resource: r, kind: 'read' },
+      { method: 'PUT', path: item, operationId: `put${name}`, summary: `Replace (or create at this id) a ${r.name} record`, handler: (c) => replaceRecord(c, r), resource: r, kind: 'replace' },
+      { method: 'PATCH', path: item, operationId: `patch${name}`, summary: `Update part of a ${r.name} record`, handler: (c) => patchRecord(c, r), resource: r, kind: 'patch' },
+      { method: 'DELETE', path: item, operationId: `delete${name}`, summary: `Delete a ${r.name} record`, handler: (c) => deleteRecord(c, r), resource: r, kind: 'delete' },
     );
   }
   return routes;
