@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig, resolveConfig } from './load.js';
+
+const problemsOf = (raw: unknown, env: NodeJS.ProcessEnv = {}) => {
+  try {
+    resolveConfig(raw, { env });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    return err.problems;
+  }
+  assert.fail('the config was accepted');
+};
+
+test('no file: the demo config with characters and messages', () => {
+  const c = loadConfig({ env: {} });
+  assert.deepEqual(Object.keys(c.resources), ['characters', 'messages']);
+  assert.deepEqual(c.resources.characters.fields.name, { type: 'string', required: true, unique: true, maxLength: 200 });
+  assert.equal(c.server.port, 8080);
+  assert.equal(c.server.bodyLimit, 1024 * 1024);
+  assert.equal(c.database, './data/restwell.db');
+});
+
+test('flags win over the environment, which wins over the file', () => {
+  const c = resolveConfig({ server: { port: 1000 }, database: 'a.db', resources: {} }, { env: { PORT: '2000', DATABASE_URL: 'b.db' } });
+  assert.equal(c.server.port, 2000);
+  assert.equal(c.database, 'b.db');
+  const f = resolveConfig({ resources: {} }, { env: { PORT: '2000' }, overrides: { port: 3000, database: 'c.db' } });
+  assert.equal(f.server.port, 3000);
+  assert.equal(f.database, 'c.db');
+});
+
+test('errors name the key path and the problem', () => {
+  assert.deepEqual(problemsOf({ resources: { characters: { fields: { name: { type: 'text' } } } } }), [
+    'resources.characters.fields.name.type: must be one of: string, integer, number, boolean, datetime, json, enum, reference',
+  ]);
+  assert.deepEqual(problemsOf({ resources: { characters: { fields: { name: { type: 'string', requird: true } } } } }), [
+    'resources.characters.fields.name: unknown key "requird"',
+  ]);
+  assert.deepEqual(problemsOf({ resources: { characters: {} } }), ['resources.characters: missing required key "fields"']);
+  assert.ok(problemsOf({ resources: { characters: { fields: { id: { type: 'string' } } } } }).some((p) => p.includes('"id" is not an allowed name')));
+  assert.deepEqual(problemsOf({ resources: { q: { fields: { by: { type: 'reference', to: 'people' } } } } }), ['resources.q.fields.by.to: no resource named "people"']);
+  assert.ok(problemsOf({ resources: { q: { fields: { mood: { type: 'enum' } } } } }).some((p) => p.includes('missing required key "values"')));
+  assert.ok(problemsOf({ server: { bodyLimit: 'lots' }, resources: {} }).some((p) => p.startsWith('server.bodyLimit')));
+});
+
+test('${ENV} and ${ENV:-default} are substituted; a missing variable is named', () => {
+  const c = resolveConfig({ database: '${DB:-x.db}', server: { host: '${HOSTNAME_X}' }, resources: {} }, { env: { HOSTNAME_X: '127.0.0.1' } });
+  assert.equal(c.database, 'x.db');
+  assert.equal(c.server.host, '127.0.0.1');
+  assert.deepEqual(problemsOf({ webhooks: { sources: { sms: { verify: { authToken: '${TWILIO_TOKEN}' } } } }, resources: {} }), [
+    'webhooks.sources.sms.verify.authToken: environment variable TWILIO_TOKEN is not set',
+  ]);
+});
+
+test('YAML and JSON files; unreadable or unparsable files are reported', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-config-'));
+  writeFileSync(join(dir, 'a.yaml'), 'resources:\n  notes:\n    fields:\n      text: { type: string }\n');
+  writeFileSync(join(dir, 'b.json'), '{"resources": {"notes": {"fields": {"text": {"type": "string"}}}}}');
+  writeFileSync(join(dir, 'c.yaml'), 'resources: [unclosed');
+  assert.deepEqual(Object.keys(loadConfig({ file: join(dir, 'a.yaml'), env: {} }).resources), ['notes']);
+  assert.deepEqual(Object.keys(loadConfig({ file: join(dir, 'b.json'), env: {} }).resources), ['notes']);
+  assert.throws(() => loadConfig({ file: join(dir, 'c.yaml'), env: {} }), /not valid YAML/);
+  assert.throws(() => loadConfig({ file: join(dir, 'missing.yaml'), env: {} }), /cannot read .*ENOENT/);
+});
