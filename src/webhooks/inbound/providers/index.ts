@@ -1,0 +1,13 @@
+export * from './types.js';
+export { PROVIDER_NAMES, isProviderName, type ProviderName } from './provider-name.js';
+export { CONTENT_TYPES, acceptsContentType } from './content-types.js';
+export { normalize } from './normalize.js';
+export { parsePayload, parseForm, parseJson, mediaType, type ParsedForm } from './parse-payload.js';
+export { parseMultipart, type MultipartPart } from './multipart.js';
+export { encodeForm, encodeMultipart, type EncodedBody, type FormFile } from './form-body.js';
+export { normalizePostmark } from './postmark.js';
+export { normalizeSendgrid } from './sendgrid.js';
+export { normalizeMailgun } from './mailgun.js';
+export { normalizeCloudmailin, normalizeCloudmailinMultipart } from './cloudmailin.js';
+export { normalizeTwilio, normalizeVonage } from './sms.js';
+export * from './samples.js';
