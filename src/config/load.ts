@@ -98,10 +98,14 @@ function describeErrors(errors: NonNullable<typeof validateSchema.errors>): stri
   return [...out];
 }
 
+/** Top-level paths the server itself serves; no resource may take them. */
+const RESERVED = ['events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'well-known'];
+
 function checkReferences(config: Record<string, any>): string[] {
   const problems: string[] = [];
   const resources = config.resources ?? {};
   for (const [rname, resource] of Object.entries<any>(resources)) {
+    if (RESERVED.includes(rname)) problems.push(`resources.${rname}: "${rname}" is a path the server itself serves; choose another name`);
     for (const [fname, field] of Object.entries<any>(resource.fields ?? {})) {
       if (field.type === 'reference' && !resources[field.to]) {
         problems.push(`resources.${rname}.fields.${fname}.to: no resource named "${field.to}"`);

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
+import { idempotencyHooks } from './idempotency.js';
 import { handleClientError, handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
 import { sendProblem } from './problems.js';
 import { PATCH_TYPES } from './resources/patch.js';
@@ -30,8 +31,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setNotFoundHandler(handleNotFound);
 
   const routes = routeTable(ctx.resources.values());
+  const idempotency = idempotencyHooks(ctx);
   for (const route of routes) {
-    app.route({ method: route.method, url: route.path, handler: route.handler(ctx), preValidation: bodyTypeCheck(route) });
+    const idempotent = route.kind === 'create' || route.kind === 'patch';
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: route.handler(ctx),
+      preValidation: bodyTypeCheck(route),
+      ...(idempotent ? { preHandler: idempotency.preHandler, onSend: idempotency.onSend } : {}),
+    });
   }
   for (const [path, allowed] of allowedByPath(routes)) registerMethodFallbacks(app, path, allowed);
   return app;

@@ -8,6 +8,7 @@ export function apiRoot(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const links: Record<string, Link> = { self: { href: '/' } };
     for (const r of ctx.resources.values()) links[r.name] = { href: `/${r.name}`, title: r.description ?? r.name };
+    links.events = { href: '/events', title: 'The event log: every change, oldest first' };
     links['problem-types'] = { href: '/problems/{code}', templated: true, title: 'Documentation of every error type' };
     return sendRepresentation(request, reply, 200, { name: 'Restwell', _links: links });
   };

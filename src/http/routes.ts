@@ -9,6 +9,7 @@ import { patchRecord } from './resources/patch.js';
 import { readRecord } from './resources/read.js';
 import { replaceRecord } from './resources/replace.js';
 import { apiRoot } from './root.js';
+import { listEvents, readEvent } from './events/events.js';
 
 /** HTTP methods with a meaning on some route; any other method is 501 everywhere. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -26,7 +27,7 @@ export interface Route {
   /** The resource the route serves, for resource routes. */
   resource?: ResourceDefinition;
   /** Kind of operation, for documentation and access rules. */
-  kind: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'meta';
+  kind: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'meta' | 'events';
 }
 
 /**
@@ -36,6 +37,8 @@ export interface Route {
 export function routeTable(resources: Iterable<ResourceDefinition>): Route[] {
   const routes: Route[] = [
     { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot, kind: 'meta' },
+    { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The event log: every change, oldest first', handler: listEvents, kind: 'events' },
+    { method: 'GET', path: '/events/:id', operationId: 'getEvent', summary: 'Read one event', handler: readEvent, kind: 'events' },
     { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
   ];
   for (const r of resources) {

@@ -69,8 +69,11 @@ export interface Store {
 
   /** Claims an Idempotency-Key, or returns what is already stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }>;
-  /** Stores the response for a claimed key, or releases the claim when `response` is undefined. */
-  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void>;
+  /**
+   * Stores the response for a claimed key, kept until `expiresAt` (the claim itself is only a
+   * short lease), or releases the claim when `response` is undefined.
+   */
+  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void>;
 
   /**
    * Small internal documents keyed by (kind, id): API keys, OAuth clients, signing keys, revoked

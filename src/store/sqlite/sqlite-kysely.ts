@@ -32,6 +32,7 @@ CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
 CREATE TABLE IF NOT EXISTS _rw_idempotency (
   scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
   response TEXT, expires_at TEXT NOT NULL, PRIMARY KEY (scope, key));
+CREATE INDEX IF NOT EXISTS _rw_idempotency_expiry ON _rw_idempotency (expires_at);
 CREATE TABLE IF NOT EXISTS _rw_documents (
   kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, expires_at TEXT, PRIMARY KEY (kind, id));
 `;

@@ -135,10 +135,14 @@ export class SqliteStore implements Store {
     });
   }
 
-  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void> {
+  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
     return this.writer.run(() => {
-      if (response) this.stmt(`UPDATE _rw_idempotency SET state = 'complete', response = ? WHERE scope = ? AND key = ?`).run(JSON.stringify(response), scope, key);
-      else this.stmt('DELETE FROM _rw_idempotency WHERE scope = ? AND key = ?').run(scope, key);
+      if (response) {
+        this.stmt(`UPDATE _rw_idempotency SET state = 'complete', response = ?, expires_at = coalesce(?, expires_at) WHERE scope = ? AND key = ?`)
+          .run(JSON.stringify(response), expiresAt ?? null, scope, key);
+      } else {
+        this.stmt('DELETE FROM _rw_idempotency WHERE scope = ? AND key = ?').run(scope, key);
+      }
       // Expired keys are swept as a side effect of writes, so the table stays bounded without a timer.
       this.stmt('DELETE FROM _rw_idempotency WHERE expires_at < ?').run(new Date().toISOString());
     });
