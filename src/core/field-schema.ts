@@ -30,6 +30,7 @@ export function fieldSchema(field: FieldDefinition, target?: ResourceDefinition)
   if (field.default !== undefined) s.default = field.default;
   // Optional fields accept null: it is how merge patch removes a value.
   if (!field.required && typeof s.type === 'string') s.type = [s.type, 'null'];
+  if (!field.required && Array.isArray(s.enum)) s.enum = [...s.enum, null];
   return s;
 }
 

@@ -77,7 +77,7 @@ export class RecordValidator {
       case 'format':
         return { pointer: e.instancePath, detail: p.format === 'date-time' ? 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' : `must be a valid ${p.format}` };
       case 'enum':
-        return { pointer: e.instancePath, detail: `must be one of: ${p.allowedValues.join(', ')}` };
+        return { pointer: e.instancePath, detail: `must be one of: ${p.allowedValues.filter((v: unknown) => v !== null).join(', ')}` };
       default:
         return { pointer: e.instancePath, detail: e.message ?? 'is invalid' };
     }
