@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { PROVIDER_NAMES } from '../providers/provider-name.js';
 import {
@@ -52,5 +53,30 @@ describe('verifier registry', () => {
     assert.match(checkVerifyConfig('github', { secret: 's', tolerance: -1 })[0]!, /verify\.tolerance/);
     assert.match(checkVerifyConfig('vonage', { secret: 's', algorithm: 'crc32' })[0]!, /verify\.algorithm/);
     assert.match(checkVerifyConfig('standard-webhooks', { secret: 'whsec_' })[0]!, /whsec_/);
+  });
+
+  it('rejects garbage from every provider without throwing', () => {
+    const configs = {
+      postmark: { username: 'u', password: 'p' }, sendgrid: { header: 'x-token', secret: 's' }, mailgun: { secret: 'k' },
+      cloudmailin: { username: 'u', password: 'p' }, twilio: { authToken: 't' }, vonage: { secret: 's' },
+      'standard-webhooks': { secret }, github: { secret: 's' }, stripe: { secret: 'whsec_x' }, generic: { header: 'x-token', secret: 's' },
+    } as const;
+    const headerSets = [
+      {},
+      { 'content-type': 'application/json' },
+      { 'content-type': 'multipart/form-data; boundary=b', authorization: 'Basic !!!' },
+      { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': ['a', 'b'], 'stripe-signature': 't=,v1=' },
+      { 'webhook-id': 'x', 'webhook-timestamp': '99999999999999999999', 'webhook-signature': 'v1,' , 'x-hub-signature-256': 'sha256=zz', 'x-token': '' },
+    ];
+    const bodies = [Buffer.alloc(0), randomBytes(40), Buffer.from('{"signature":{"timestamp":1,"token":"t","signature":"s"}}'), Buffer.from('sig=1&timestamp=x')];
+    for (const p of PROVIDER_NAMES) {
+      for (const headers of headerSets) {
+        for (const rawBody of bodies) {
+          const r = verify(p, { rawBody, headers, url: 'not a url', now: Date.now() }, configs[p]);
+          assert.equal(r.ok, false, `${p} accepted garbage`);
+          assert.ok(!r.ok && r.reason.length > 0 && r.code.length > 0);
+        }
+      }
+    }
   });
 });
