@@ -1,8 +1,186 @@
-import type { Store } from '../store.js';
+import pg from 'pg';
+import { BadRequestError } from '../../core/errors.js';
+import type { EventRecord } from '../../core/events.js';
+import { queryableField } from '../../core/system-fields.js';
+import { newUuid } from '../../core/ids.js';
+import type { RecordId, StoredRecord } from '../../core/record.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+import { StoreUnavailableError } from '../errors.js';
+import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
+import type { ListQuery, Page } from '../list-query.js';
+import { buildListQuery } from '../list-sql.js';
+import { newGen, rowToRecord, sameData } from '../records.js';
+import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
+import { decode, encode, unstorable } from './postgres-codec.js';
+import { describe, unavailableOr } from './postgres-errors.js';
+import * as events from './postgres-events.js';
+import * as idempotency from './postgres-idempotency.js';
+import * as documents from './postgres-documents.js';
+import { PG_SYSTEM_DDL, pgBuilder } from './postgres-kysely.js';
+import { LOCK, withSessionLock } from './postgres-locks.js';
+import { createPool, parseTarget } from './postgres-pool.js';
+import { syncPostgresSchema } from './postgres-schema.js';
+import { RetryWrite, Writer } from './postgres-writer.js';
 
-/** PostgreSQL engine: not built yet (issue 4). */
-export class PostgresStore {
-  static async connect(_url: string): Promise<Store> {
-    throw new Error('The PostgreSQL engine is not available in this build yet; use an SQLite path for DATABASE_URL.');
+const codec = { encode, decode };
+
+/**
+ * The shared engine: a pg pool on one PostgreSQL database, which any number of nodes may use at
+ * once. Every write is one transaction that locks the row it decides on (`SELECT … FOR UPDATE`),
+ * writes and appends its event; it resolves only after COMMIT. Constraint failures are mapped
+ * from SQLSTATE and constraint names; losing the database maps to StoreUnavailableError (503).
+ */
+export class PostgresStore implements Store {
+  readonly capabilities = { groupCommit: false, sharedAcrossNodes: true };
+  private readonly writer: Writer;
+
+  private constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {
+    this.writer = new Writer(pool, schemaKey);
+  }
+
+  /**
+   * Connects to `postgres://…[?schema=name][&pool_max=n]`, creating the schema and Restwell's
+   * own tables if needed. Throws StoreUnavailableError when the database cannot be reached.
+   */
+  static async connect(url: string): Promise<PostgresStore> {
+    const target = parseTarget(url);
+    const pool = createPool(target, (err) => process.emitWarning(`PostgreSQL dropped an idle connection (${describe(err)}); it will be replaced on demand`));
+    try {
+      // Until the schema exists search_path names nothing, which these first statements do not mind.
+      const name = target.schema ?? (await pool.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
+      const schemaKey = (await pool.query<{ k: number }>('SELECT hashtext($1) AS k', [name])).rows[0].k;
+      await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
+        if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
+        await client.query(PG_SYSTEM_DDL);
+      });
+      return new PostgresStore(pool, schemaKey);
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw unavailableOr(err);
+    }
+  }
+
+  sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport> {
+    return this.guard(() => syncPostgresSchema(this.pool, this.schemaKey, resources, options.allowDestructive));
+  }
+
+  get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query(`SELECT * FROM "${resource.name}" WHERE id = $1`, [id]);
+      return rows[0] ? rowToRecord(resource, rows[0], codec) : undefined;
+    });
+  }
+
+  list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
+    return this.guard(async () => {
+      // A filter value no column of its type can hold matches nothing; say so rather than fail.
+      const bad = query.filters.find((f) => [f.value].flat().some((v) => unstorable(queryableField(resource, f.field) ?? { name: f.field, type: 'string' }, v)));
+      if (bad) throw new BadRequestError('invalid-query', `the value of the ${bad.field} filter cannot be stored in that field (NUL character or integer out of range)`);
+      const { rows: rowsQuery, count } = buildListQuery(pgBuilder, resource, query, codec);
+      const c = rowsQuery.compile();
+      const { rows } = await this.pool.query(c.sql, c.parameters as unknown[]);
+      const hasMore = rows.length > query.limit;
+      const records = rows.slice(0, query.limit).map((row) => rowToRecord(resource, row, codec));
+      if (query.after?.backwards) records.reverse();
+      let total: number | undefined;
+      if (count) {
+        const cc = count.compile();
+        total = Number((await this.pool.query(cc.sql, cc.parameters as unknown[])).rows[0].n);
+      }
+      return { records, hasMore, total };
+    });
+  }
+
+  insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
+    // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
+    return this.retrying(3, () =>
+      this.writer.transaction(async (tx) => {
+        const now = new Date().toISOString();
+        const id = resource.idType === 'uuid' ? newUuid() : undefined;
+        return tx.write(resource, 'insert', { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data }, now);
+      }),
+    );
+  }
+
+  mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
+    // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
+    return this.retrying(2, () =>
+      this.writer.transaction(async (tx): Promise<Mutation> => {
+        const current = await tx.lockRow(resource, id);
+        const decision = decide(current);
+        const now = new Date().toISOString();
+        if ('keep' in decision) return { outcome: 'unchanged', record: current };
+        if ('delete' in decision) {
+          if (!current) return { outcome: 'unchanged' };
+          await tx.remove(resource, current, now);
+          return { outcome: 'deleted', record: current };
+        }
+        if (!current) {
+          const fresh = { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data: decision.put };
+          return { outcome: 'created', record: await tx.write(resource, 'insert', fresh, now) };
+        }
+        if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
+        const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
+        return { outcome: 'updated', record: await tx.write(resource, 'update', next, now) };
+      }),
+    );
+  }
+
+  listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
+    return this.guard(() => events.listEvents(this.pool, this.schemaKey, query));
+  }
+
+  getEvent(id: string): Promise<EventRecord | undefined> {
+    return this.guard(() => events.getEvent(this.pool, id));
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }> {
+    return this.guard(() => idempotency.claim(this.pool, claim));
+  }
+
+  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void> {
+    return this.guard(() => idempotency.complete(this.pool, scope, key, response));
+  }
+
+  putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {
+    return this.guard(() => documents.put(this.pool, kind, id, data, expiresAt));
+  }
+
+  getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined> {
+    return this.guard(() => documents.get(this.pool, kind, id));
+  }
+
+  listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>> {
+    return this.guard(() => documents.list(this.pool, kind));
+  }
+
+  deleteDocument(kind: string, id: string): Promise<boolean> {
+    return this.guard(() => documents.remove(this.pool, kind, id));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** Runs pool work; a lost database becomes StoreUnavailableError, anything else passes through. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw unavailableOr(err);
+    }
+  }
+
+  private async retrying<T>(attempts: number, work: () => Promise<T>): Promise<T> {
+    for (let i = 1; ; i++) {
+      try {
+        return await work();
+      } catch (err) {
+        if (!(err instanceof RetryWrite)) throw err;
+        if (i >= attempts) throw err.final;
+      }
+    }
   }
 }
+
+export { StoreUnavailableError };

@@ -1,0 +1,50 @@
+import pg from 'pg';
+import { StoreUnavailableError } from '../errors.js';
+
+/** Socket-level failures: the database host cannot be reached or dropped the connection. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * SQLSTATEs that mean "the server is going away or not accepting us now", not "your statement is
+ * wrong": class 08 (connection exception, except 08P01 protocol violation, which is a bug), the
+ * 57P0x shutdowns and 53300 too_many_connections.
+ */
+function isConnectionState(code: string): boolean {
+  return (code.startsWith('08') && code !== '08P01') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+}
+
+/** The SQLSTATE of a server error, if `err` is one. */
+export function sqlState(err: unknown): string | undefined {
+  return err instanceof pg.DatabaseError ? err.code : undefined;
+}
+
+/**
+ * True when a failure of a pg call means the database is unreachable. Errors the server sends are
+ * so only for connection SQLSTATEs; socket errors always are; and the driver's own failures
+ * ("Connection terminated unexpectedly", pool connect timeouts, a closed client) are plain
+ * `Error`s without a code. Restwell's own errors are all subclasses, so they never match.
+ */
+export function isConnectionFailure(err: unknown): boolean {
+  if (err instanceof pg.DatabaseError) return isConnectionState(err.code ?? '');
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return NETWORK_CODES.has(code);
+  return Object.getPrototypeOf(err) === Error.prototype;
+}
+
+/** Turns a connection failure into StoreUnavailableError (→ 503 + Retry-After); other errors pass through. */
+export function unavailableOr(err: unknown): unknown {
+  if (err instanceof StoreUnavailableError || !isConnectionFailure(err)) return err;
+  return new StoreUnavailableError(`the database is unavailable (${describe(err)}); retry shortly`, 2);
+}
+
+/** A short description of a pg failure for logs and problem details (no statement text). */
+export function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return e.code ? `${e.code}: ${e.message}` : String(e.message ?? err);
+}
+
+/** PostgreSQL truncates identifiers to 63 bytes; constraint names in errors come back truncated. */
+export function pgIdentifier(name: string): string {
+  return Buffer.from(name).subarray(0, 63).toString();
+}

@@ -1,0 +1,67 @@
+import type pg from 'pg';
+import type { EventRecord } from '../../core/events.js';
+import type { changeEvent } from '../records.js';
+import { LOCK } from './postgres-locks.js';
+
+/*
+ * A global, gap-tolerant event sequence that readers can page by without missing a committed event.
+ *
+ * `seq` comes from a sequence, so it is global across nodes, but sequence values are handed out
+ * before commit: transaction A may take seq 10, B seq 11, and B commit first. A reader that then
+ * returned 11 and moved its cursor past it would never see 10. Filtering on "the inserting xid is
+ * below the snapshot's xmin" does not close this hole on its own, because xids are assigned at a
+ * transaction's first write (or row lock), not when it takes its seq, so xid order and seq order
+ * can disagree.
+ *
+ * What closes it: every writer takes a *shared* advisory lock immediately before it draws its seq
+ * and holds it until commit (a transaction lock). A reader briefly takes the same lock
+ * *exclusively*, which waits exactly for the writers that have drawn a seq but not yet finished,
+ * reads the sequence's last value as a high-water mark, and releases. Every seq up to that mark
+ * now belongs to a finished transaction (committed or rolled back: rolled back ones are the gaps),
+ * so returning only events with `seq <= mark` can never skip one that commits later. Writers do
+ * not block each other; a reader costs the writers in flight at most one commit's wait. The lock
+ * keys include the schema, so separate schemas (e.g. test runs) never contend.
+ */
+
+/** Inserts a change's event; the shared lock is taken in the same statement, before `seq` is drawn. */
+export async function appendEvent(client: pg.PoolClient, schemaKey: number, e: ReturnType<typeof changeEvent>): Promise<void> {
+  await client.query(
+    `WITH l AS (SELECT pg_advisory_xact_lock_shared($7, $8))
+     INSERT INTO _rw_events (id, type, resource, record_id, data, created_at) SELECT $1, $2, $3, $4, $5, $6 FROM l`,
+    [e.id, e.type, e.resource, e.record_id, e.data, e.created_at, LOCK.events, schemaKey],
+  );
+}
+
+/** The highest seq such that every event at or below it is committed or will never be. */
+export async function eventHighWaterMark(pool: pg.Pool, schemaKey: number): Promise<number> {
+  // One round trip (simple protocol); the two keys are integers computed by us, not input.
+  const results = (await pool.query(
+    `BEGIN; SELECT pg_advisory_xact_lock(${LOCK.events}, ${schemaKey | 0});
+     SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS mark FROM _rw_event_seq; COMMIT;`,
+  )) as unknown as pg.QueryResult[];
+  return Number(results[2].rows[0].mark);
+}
+
+/** Committed events after `after` and up to the high-water mark, oldest first. */
+export async function listEvents(pool: pg.Pool, schemaKey: number, query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
+  const mark = await eventHighWaterMark(pool, schemaKey);
+  const params: unknown[] = [query.after ?? 0, mark, query.limit];
+  let where = 'seq > $1 AND seq <= $2';
+  if (query.types?.length) {
+    params.push(query.types);
+    where += ' AND type = ANY($4)';
+  }
+  const { rows } = await pool.query(`SELECT * FROM _rw_events WHERE ${where} ORDER BY seq LIMIT $3`, params);
+  return rows.map(toEvent);
+}
+
+/** One event by its public id. */
+export async function getEvent(pool: pg.Pool, id: string): Promise<EventRecord | undefined> {
+  const { rows } = await pool.query('SELECT * FROM _rw_events WHERE id = $1', [id]);
+  return rows[0] ? toEvent(rows[0]) : undefined;
+}
+
+function toEvent(row: any): EventRecord {
+  const data = JSON.parse(row.data);
+  return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at };
+}
