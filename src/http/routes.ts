@@ -10,6 +10,7 @@ import { readRecord } from './resources/read.js';
 import { replaceRecord } from './resources/replace.js';
 import { apiRoot } from './root.js';
 import { listEvents, readEvent } from './events/events.js';
+import { serveDocs, serveOpenApi } from './openapi/handler.js';
 
 /** HTTP methods with a meaning on some route; any other method is 501 everywhere. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,6 +41,8 @@ export function routeTable(resources: Iterable<ResourceDefinition>): Route[] {
     { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The event log: every change, oldest first', handler: listEvents, kind: 'events' },
     { method: 'GET', path: '/events/:id', operationId: 'getEvent', summary: 'Read one event', handler: readEvent, kind: 'events' },
     { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
+    { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values())), kind: 'meta' },
+    { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values())), kind: 'meta' },
   ];
   for (const r of resources) {
     const collection = `/${r.name}`;

@@ -1,3 +1,5 @@
+import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 
 interface Job {
@@ -7,18 +9,23 @@ interface Job {
 }
 
 /**
- * Runs write jobs in batches: every job queued during one turn of the event loop runs in one
- * transaction, each inside its own savepoint so one job's failure rolls back only that job. The
- * batch commits once (one fsync for many writes), and only then are the jobs' promises settled:
- * a caller never acknowledges a write that is not yet durable.
+ * Group commit for SQLite in WAL mode. Every job queued during one turn of the event loop runs
+ * in one transaction, each inside its own savepoint so one job's failure rolls back only that
+ * job. SQLite commits with `synchronous=NORMAL` (the frames reach the WAL file, no fsync), then
+ * the WAL is fsynced on libuv's thread pool and only then are the jobs' promises settled: a
+ * caller never acknowledges a write that is not on disk, and the event loop never blocks on the
+ * disk, so batches grow with the load while an fsync is in flight (one fsync for many writes).
  */
 export class GroupCommit {
   private queue: Job[] = [];
   private scheduled = false;
+  private readonly wal?: WalSyncer;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, walPath?: string) {
+    if (walPath) this.wal = new WalSyncer(walPath);
+  }
 
-  /** Queues `work` (synchronous, run inside the transaction) and resolves with its result after commit. */
+  /** Queues `work` (synchronous, run inside the transaction) and resolves with its result once durable. */
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve, reject });
@@ -27,6 +34,11 @@ export class GroupCommit {
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /** Stops syncing; jobs still queued are flushed first by the caller closing the database after. */
+  close(): void {
+    this.wal?.close();
   }
 
   private flush(): void {
@@ -53,6 +65,51 @@ export class GroupCommit {
       for (const job of jobs) job.reject(err);
       return;
     }
-    jobs.forEach((job, i) => (outcomes[i].ok ? job.resolve(outcomes[i].value) : job.reject(outcomes[i].value)));
+    const settle = (syncError?: unknown) =>
+      jobs.forEach((job, i) => (syncError ? job.reject(syncError) : outcomes[i].ok ? job.resolve(outcomes[i].value) : job.reject(outcomes[i].value)));
+    if (this.wal) this.wal.afterCommit(settle);
+    else settle();
+  }
+}
+
+/**
+ * Makes committed WAL frames durable. fsync flushes the file's inode whichever descriptor wrote
+ * it, so our own descriptor covers SQLite's writes. A commit made while an fsync is already
+ * running waits for the next one, which starts as soon as that one ends.
+ */
+class WalSyncer {
+  private readonly fd: number;
+  private waiting: Array<(err?: unknown) => void> = [];
+  private syncing = false;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+    // The WAL file's directory entry must be durable too (it may have just been created).
+    const dir = openSync(dirname(path), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  }
+
+  afterCommit(done: (err?: unknown) => void): void {
+    this.waiting.push(done);
+    if (!this.syncing) this.sync();
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private sync(): void {
+    this.syncing = true;
+    const batch = this.waiting;
+    this.waiting = [];
+    fsync(this.fd, (err) => {
+      this.syncing = false;
+      for (const done of batch) done(err ?? undefined);
+      if (this.waiting.length) this.sync();
+    });
   }
 }

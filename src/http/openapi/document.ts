@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import type { RestwellConfig } from '../../config/types.js';
+import { defineResources, type ResourceDefinition } from '../../core/resource.js';
+import { PATCH_TYPES } from '../resources/patch.js';
+import { Components, pascal, type Json } from './components.js';
+import { header } from './headers.js';
+import { operationDoc, type DocRoute } from './operation-doc.js';
+import { problemResponses, problemSchema } from './problem-responses.js';
+import { idSchema, type SchemaContext } from './schemas.js';
+
+/** The version of this Restwell, from package.json (the same file in the source tree and the build). */
+export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string; license?: string };
+
+const INFO_DESCRIPTION = `A resource API served by Restwell.
+
+- **Representations**: \`application/json\` and \`application/hal+json\` get the same HAL body (\`_links\`, \`_embedded\`); \`text/html\` gets a browsable page.
+- **Conditional requests**: every record has a strong \`ETag\`; \`If-None-Match\` gives 304 on reads, \`If-Match\` gives 412 on writes when the record changed.
+- **Methods**: every \`GET\` also answers \`HEAD\`; every path answers \`OPTIONS\` with \`Allow\`; any other method on a known path is 405 with \`Allow\`.
+- **Errors**: RFC 9457 \`application/problem+json\`; each \`type\` is a page under \`/problems/{code}\`.
+- **Retries**: \`POST\` and \`PATCH\` accept \`Idempotency-Key\`.`;
+
+/** What the document is generated from: the config and the route table. */
+export interface OpenApiInput {
+  config: Pick<RestwellConfig, 'resources' | 'server'>;
+  routes: DocRoute[];
+}
+
+/** Builds the OpenAPI 3.1 document of the API: one operation per row of the route table, plus OPTIONS per path. */
+export function buildOpenApi({ config, routes }: OpenApiInput): Json {
+  const ctx: SchemaContext = { components: new Components(), resources: new Map(defineResources(config).map((r) => [r.name, r])) };
+  for (const r of routes) if (r.resource) ctx.resources.set(r.resource.name, r.resource);
+  const paths: Record<string, Json> = {};
+  const tags = new Map<string, string>();
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    const doc = operationDoc(route, ctx);
+    const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
+    tags.set(tag, tagDescription(tag, route.resource));
+    const item = (paths[path] ??= { parameters: pathParameters(path, route.resource, doc.pathParameters) });
+    item[route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.summary,
+      description: doc.description,
+      tags: [tag],
+      ...(doc.parameters?.length ? { parameters: doc.parameters } : {}),
+      ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
+      responses: {
+        ...doc.responses,
+        ...problemResponses(doc.problems, ctx, { acceptPatch: doc.acceptPatch }),
+        ...(doc.anyProblem ? { default: { description: 'An error, as a problem', content: { 'application/problem+json': { schema: problemSchema(ctx) } } } } : {}),
+      },
+    };
+  }
+  addOptionsOperations(paths, ctx);
+  for (const item of Object.values(paths)) if (!(item.parameters as Json[]).length) delete item.parameters;
+  const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Restwell API',
+      version: PACKAGE.version,
+      description: INFO_DESCRIPTION,
+      contact: { name: 'Restwell', ...(publicUrl ? { url: publicUrl } : {}) },
+      license: { name: PACKAGE.license ?? 'MIT', url: `https://spdx.org/licenses/${PACKAGE.license ?? 'MIT'}.html` },
+    },
+    servers: [{ url: publicUrl || '/', description: publicUrl ? 'This server (server.publicUrl)' : 'This server' }],
+    tags: [...tags].map(([name, description]) => ({ name, description })),
+    paths,
+    components: ctx.components.toJSON(),
+  };
+}
+
+/** `/characters/:id` → `/characters/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+function pathParameters(path: string, resource: ResourceDefinition | undefined, known: Record<string, Json> = {}): Json[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
+    const { description, ...schema } = name === 'id' && resource ? idSchema(resource) : (known[name] ?? { type: 'string' });
+    const text = name === 'id' && resource ? `The id of a ${resource.name} record (${String(description)})` : String(description ?? `The ${name}`);
+    return { name, in: 'path', required: true, description: text, schema };
+  });
+}
+
+function tagDescription(tag: string, resource?: ResourceDefinition): string {
+  if (resource) return resource.description ?? `Records of ${resource.name}`;
+  if (tag === 'api') return 'The API root, this description, the docs page and the problem types';
+  if (tag === 'events') return 'The event log: every change to every record, oldest first';
+  return `Operations under /${tag}`;
+}
+
+/** OPTIONS on every path: 204 with Allow (and Accept-Patch where PATCH is allowed), as the server answers. */
+function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext): void {
+  const used = new Set<string>();
+  for (const [path, item] of Object.entries(paths)) {
+    const methods = Object.keys(item).filter((k) => k !== 'parameters').map((m) => m.toUpperCase());
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+    const base = `options${pascal(path.replace(/[{}]/g, '').replace(/\//g, '-')) || 'Root'}`;
+    let operationId = base;
+    for (let i = 2; used.has(operationId); i++) operationId = `${base}${i}`;
+    used.add(operationId);
+    const tag = (Object.values(item).find((op) => (op as Json).tags) as Json | undefined)?.tags;
+    item.options = {
+      operationId,
+      summary: `Methods allowed on ${path}`,
+      description: `204 with Allow: ${allow.join(', ')}${methods.includes('PATCH') ? `, and Accept-Patch: ${PATCH_TYPES.join(', ')}` : ''}.`,
+      tags: tag,
+      responses: {
+        '204': {
+          description: 'The allowed methods',
+          headers: { Allow: header(ctx, 'allow'), ...(methods.includes('PATCH') ? { 'Accept-Patch': header(ctx, 'accept-patch') } : {}) },
+        },
+      },
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import { PATCH_TYPES } from '../resources/patch.js';
+import type { Json } from './components.js';
+import type { SchemaContext } from './schemas.js';
+
+/** Response headers the server sends, documented once each. */
+const RESPONSE_HEADERS: Record<string, { name: string; doc: Json }> = {
+  etag: {
+    name: 'ETag',
+    doc: { description: 'Strong entity tag of the representation (changes on every write); send it in If-Match / If-None-Match', schema: { type: 'string', pattern: '^(W/)?".*"$' } },
+  },
+  location: { name: 'Location', doc: { description: 'Path of the record', schema: { type: 'string', format: 'uri-reference' } } },
+  'last-modified': { name: 'LastModified', doc: { description: 'When the record last changed (HTTP date)', schema: { type: 'string' } } },
+  link: {
+    name: 'Link',
+    doc: { description: 'RFC 8288 links to the first, next and prev pages, e.g. `</characters?cursor=…>; rel="next"`', schema: { type: 'string' } },
+  },
+  allow: { name: 'Allow', doc: { description: 'The methods this path supports', schema: { type: 'string' } } },
+  'accept-patch': { name: 'AcceptPatch', doc: { description: 'The patch formats PATCH accepts', schema: { type: 'string', example: PATCH_TYPES.join(', ') } } },
+  'idempotent-replayed': {
+    name: 'IdempotentReplayed',
+    doc: { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  },
+  'retry-after': { name: 'RetryAfter', doc: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } },
+};
+
+/** A `$ref` to a documented response header (by lower-case name). */
+export function header(ctx: SchemaContext, name: keyof typeof RESPONSE_HEADERS): { $ref: string } {
+  const h = RESPONSE_HEADERS[name];
+  return ctx.components.ref('headers', name, h.name, () => h.doc);
+}
+
+/** Request headers operations accept, as parameters. */
+const REQUEST_HEADERS: Record<string, { name: string; doc: Json }> = {
+  'if-match': {
+    name: 'IfMatch',
+    doc: {
+      name: 'If-Match',
+      in: 'header',
+      description: 'Apply the change only if the record still has this ETag (or exists, for `*`); otherwise 412. Protects against lost updates.',
+      schema: { type: 'string' },
+    },
+  },
+  'idempotency-key': {
+    name: 'IdempotencyKey',
+    doc: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      description:
+        'A unique key (e.g. a UUID) that makes a retry safe: a retry with the same key and body returns the first response and changes nothing; ' +
+        'the same key with another body is 422; a retry while the first is in progress is 409. Keys are remembered for a configured time (24 h by default).',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e][\\x20-\\x7e]*$' },
+    },
+  },
+};
+
+/** A `$ref` to a documented request header parameter (by lower-case name). */
+export function headerParameter(ctx: SchemaContext, name: keyof typeof REQUEST_HEADERS): { $ref: string } {
+  const h = REQUEST_HEADERS[name];
+  return ctx.components.ref('parameters', name, h.name, () => h.doc);
+}

@@ -1,0 +1,53 @@
+import type { ProblemCode } from '../problems.js';
+import type { Route } from '../routes.js';
+import type { Json } from './components.js';
+import { eventOperation } from './event-operations.js';
+import { metaOperation } from './meta-operations.js';
+import { RECORD_OPERATIONS } from './record-operations.js';
+import type { SchemaContext } from './schemas.js';
+
+/** A route as the generator needs it: the table's row without its handler; `kind` may be one it does not know yet. */
+export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource'> & { kind: string };
+
+/** What a kind of route contributes to its operation; the document builder adds the rest. */
+export interface OperationDoc {
+  description: string;
+  /** Query and header parameters (path parameters come from `pathParameters`). */
+  parameters?: Json[];
+  /** Schemas of path parameters other than a resource's `{id}`, by name. */
+  pathParameters?: Record<string, Json>;
+  requestBody?: Json;
+  /** Success (and 304) responses, by status. */
+  responses: Record<string, Json>;
+  /** Catalog codes the operation can answer with; one problem response per status. */
+  problems: ProblemCode[];
+  /** The operation's 415 carries Accept-Patch. */
+  acceptPatch?: boolean;
+  /** Also document a `default` problem response, for operations whose errors are not listed. */
+  anyProblem?: boolean;
+  /** Tag for routes without a resource. */
+  tag?: string;
+}
+
+/**
+ * The documentation of a route, by its kind. Kinds the generator does not know yet still get a
+ * valid operation (their summary, a JSON 2xx and the problem format), so adding a row to the
+ * route table can never break `/openapi.json`; give the kind an entry here to describe it fully.
+ */
+export function operationDoc(route: DocRoute, ctx: SchemaContext): OperationDoc {
+  const record = RECORD_OPERATIONS[route.kind];
+  if (record && route.resource) return record(route.resource, ctx);
+  if (route.kind === 'meta') return metaOperation(route, ctx);
+  if (route.kind.startsWith('event')) return eventOperation(route, ctx);
+  return genericOperation(route);
+}
+
+function genericOperation(route: DocRoute): OperationDoc {
+  const status = route.method === 'POST' ? '201' : route.method === 'DELETE' ? '204' : '200';
+  return {
+    description: `${route.summary}.`,
+    responses: { [status]: status === '204' ? { description: 'Done' } : { description: 'Success', content: { 'application/json': { schema: {} } } } },
+    problems: [],
+    anyProblem: true,
+  };
+}

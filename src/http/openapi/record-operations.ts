@@ -1,0 +1,97 @@
+import type { ResourceDefinition } from '../../core/resource.js';
+import { PATCH_TYPES } from '../resources/patch.js';
+import type { Json } from './components.js';
+import { header, headerParameter } from './headers.js';
+import { listParameters } from './list-parameters.js';
+import type { OperationDoc } from './operation-doc.js';
+import { inputSchema, jsonPatchSchema, mergePatchSchema, pageSchema, recordSchema, type SchemaContext } from './schemas.js';
+
+/** JSON and HAL get the same body; text/html gets the browsable page of it. */
+export function representations(schema: Json): Json {
+  return {
+    'application/json': { schema },
+    'application/hal+json': { schema },
+    'text/html': { schema: { type: 'string', description: 'The browsable HTML page of the same representation (Accept: text/html)' } },
+  };
+}
+
+function recordResponse(r: ResourceDefinition, ctx: SchemaContext, description: string, headers: Record<string, unknown>): Json {
+  return {
+    description,
+    headers: { ETag: header(ctx, 'etag'), 'Last-Modified': header(ctx, 'last-modified'), ...headers },
+    content: representations(recordSchema(r, ctx)),
+  };
+}
+
+function jsonBody(r: ResourceDefinition, ctx: SchemaContext, description: string): Json {
+  const schema = inputSchema(r, ctx);
+  return { required: true, description, content: { 'application/json': { schema }, 'application/hal+json': { schema } } };
+}
+
+const created = (ctx: SchemaContext) => ({ Location: header(ctx, 'location') });
+
+/** The documentation of the six record operations, by route kind. */
+export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: SchemaContext) => OperationDoc> = {
+  list: (r, ctx) => ({
+    description:
+      `A page of ${r.name}, oldest first unless \`sort\` says otherwise. Filter with \`field=value\` or \`field[op]=value\`, ` +
+      'page with the next/prev links (in `_links` and in the `Link` header). HEAD returns the same headers without a body.',
+    parameters: listParameters(r, ctx),
+    responses: { '200': { description: `A page of ${r.name}`, headers: { Link: header(ctx, 'link') }, content: representations(pageSchema(r, ctx)) } },
+    problems: ['invalid-query', 'unavailable'],
+  }),
+  create: (r, ctx) => ({
+    description: `Creates a ${r.name} record with a server-chosen id. Without Idempotency-Key, sending the same request twice creates two records.`,
+    parameters: [headerParameter(ctx, 'idempotency-key')],
+    requestBody: jsonBody(r, ctx, `The new ${r.name} record`),
+    responses: { '201': recordResponse(r, ctx, 'Created; Location is the new record', created(ctx)) },
+    problems: ['malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable'],
+  }),
+  read: (r, ctx) => ({
+    description: `One ${r.name} record with its ETag. Send If-None-Match with an ETag you hold to get 304 when it has not changed. HEAD returns the same headers without a body.`,
+    parameters: [{ name: 'If-None-Match', in: 'header', description: 'ETags you hold; 304 Not Modified when one is current', schema: { type: 'string' } }],
+    responses: {
+      '200': recordResponse(r, ctx, `The ${r.name} record`, {}),
+      '304': { description: 'Not Modified: your copy (If-None-Match) is current', headers: { ETag: header(ctx, 'etag') } },
+    },
+    problems: ['not-found', 'unavailable'],
+  }),
+  replace: (r, ctx) => ({
+    description:
+      `Replaces the whole ${r.name} record (200), or creates it at this id (201). Idempotent: the same body twice leaves one state. ` +
+      'Send If-Match with the ETag you read to avoid overwriting a change you have not seen; If-None-Match: * makes it create-only.',
+    parameters: [
+      headerParameter(ctx, 'if-match'),
+      { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 if the record already exists', schema: { type: 'string' } },
+    ],
+    requestBody: jsonBody(r, ctx, `The complete ${r.name} record`),
+    responses: {
+      '200': recordResponse(r, ctx, 'Replaced', {}),
+      '201': recordResponse(r, ctx, 'Created at this id', created(ctx)),
+    },
+    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable'],
+  }),
+  patch: (r, ctx) => ({
+    description:
+      `Changes part of a ${r.name} record, atomically: a JSON Merge Patch (RFC 7396) or a JSON Patch (RFC 6902), chosen by Content-Type. ` +
+      'The result is validated like a PUT body. Any other Content-Type is 415 with Accept-Patch.',
+    parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'idempotency-key')],
+    requestBody: {
+      required: true,
+      description: 'The patch',
+      content: { [PATCH_TYPES[0]]: { schema: mergePatchSchema(r, ctx) }, [PATCH_TYPES[1]]: { schema: jsonPatchSchema(ctx) } },
+    },
+    responses: { '200': recordResponse(r, ctx, 'Updated', {}) },
+    problems: [
+      'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
+      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable',
+    ],
+    acceptPatch: true,
+  }),
+  delete: (r, ctx) => ({
+    description: `Deletes a ${r.name} record; deleting it again is 404. If-Match makes the delete conditional on the ETag you read.`,
+    parameters: [headerParameter(ctx, 'if-match')],
+    responses: { '204': { description: 'Deleted' } },
+    problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable'],
+  }),
+};
