@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
 import { SchemaSyncError } from '../store/errors.js';
+import { openapi } from './openapi.js';
 import { serve } from './serve.js';
 
 function port(value: string): number {
@@ -20,6 +21,13 @@ program
   .option('-H, --host <host>', 'interface to listen on; env HOST')
   .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
   .action(serve);
+
+program
+  .command('openapi')
+  .description('print the OpenAPI 3.1 document of the API (needs no database)')
+  .option('-c, --config <file>', 'config file (YAML or JSON); env RESTWELL_CONFIG')
+  .option('-o, --output <file>', 'write it to this file instead of stdout')
+  .action(openapi);
 
 program
   .command('config-schema')

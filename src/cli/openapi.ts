@@ -1,0 +1,22 @@
+import { writeFileSync } from 'node:fs';
+import { loadConfig } from '../config/load.js';
+import { defineResources } from '../core/resource.js';
+import { buildOpenApi } from '../http/openapi/document.js';
+import { routeTable } from '../http/routes.js';
+
+/** Options of `restwell openapi`. */
+export interface OpenApiOptions {
+  config?: string;
+  output?: string;
+}
+
+/**
+ * `restwell openapi`: the document `GET /openapi.json` serves, for the same config, printed (or
+ * written to a file). It needs only the config and the route table, never the database.
+ */
+export function openapi(options: OpenApiOptions): void {
+  const config = loadConfig({ file: options.config });
+  const text = JSON.stringify(buildOpenApi({ config, routes: routeTable(defineResources(config)) }), null, 2) + '\n';
+  if (options.output) writeFileSync(options.output, text);
+  else process.stdout.write(text);
+}
