@@ -8,7 +8,15 @@ export const DEFAULTS = {
   allowDestructiveMigrations: false,
   idempotency: { ttl: '24h' },
   webhooks: { sources: {} },
-  auth: {},
+  auth: {
+    tokenTtl: '15m',
+    cacheTtl: '10s',
+    signingAlgorithm: 'EdDSA',
+    signingKeyLifetime: '30d',
+    issuers: [],
+    // Generous for people, still a brake on scripts; benchmarks set `rateLimit: false`.
+    rateLimit: { limit: 1000, window: '1m', resources: {} },
+  },
 } as const;
 
 /** The demo served on first start: characters, and messages that inbound e-mail will fill. */

@@ -2,6 +2,13 @@ import { FIELD_TYPES } from './types.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const fieldName = '^[a-zA-Z][a-zA-Z0-9_]{0,62}$';
+const duration = { type: 'string', pattern: '^\\d+\\s*(s|m|h|d)$' };
+const rateLimit = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['limit', 'window'],
+  properties: { limit: { type: 'integer', minimum: 1 }, window: duration },
+};
 const accessRule = {
   oneOf: [
     { enum: ['public', 'owner'] },
@@ -92,6 +99,37 @@ export const configSchema = {
       type: 'object',
       properties: { sources: { type: 'object', propertyNames: { pattern: name }, additionalProperties: { type: 'object' } } },
     },
-    auth: { type: 'object' },
+    auth: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        issuer: { type: 'string', format: 'uri' },
+        audience: { type: 'string', minLength: 1 },
+        tokenTtl: { ...duration, description: 'Lifetime of access tokens from POST /oauth/token, e.g. 15m' },
+        cacheTtl: { ...duration, description: 'How long a verified token is cached, e.g. 10s' },
+        signingAlgorithm: { enum: ['EdDSA', 'ES256'] },
+        signingKeyLifetime: { ...duration, description: 'Age after which the signing key is rotated, e.g. 30d' },
+        issuers: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['issuer', 'jwksUri', 'audience'],
+            properties: {
+              issuer: { type: 'string', minLength: 1 },
+              jwksUri: { type: 'string', format: 'uri', pattern: '^https?://' },
+              audience: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] },
+              requireAtJwt: { type: 'boolean' },
+            },
+          },
+        },
+        rateLimit: {
+          oneOf: [
+            { const: false },
+            { ...rateLimit, properties: { ...rateLimit.properties, resources: { type: 'object', propertyNames: { pattern: name }, additionalProperties: rateLimit } } },
+          ],
+        },
+      },
+    },
   },
 } as const;

@@ -48,5 +48,37 @@ export interface RestwellConfig {
   resources: Record<string, ResourceConfig>;
   idempotency: { ttlSeconds: number };
   webhooks: { sources: Record<string, Record<string, unknown>> };
-  auth: Record<string, unknown>;
+  auth: AuthFileConfig;
+}
+
+/** An external identity provider whose JWT access tokens are accepted (verified against its JWKS). */
+export interface IssuerConfig {
+  issuer: string;
+  jwksUri: string;
+  audience: string | string[];
+  /** Require `typ: at+jwt` (RFC 9068); default true. Some providers send `JWT`: set false for them. */
+  requireAtJwt?: boolean;
+}
+
+/** A rate limit: `limit` requests per `window` (a duration such as 1m). */
+export interface RateLimitFileConfig {
+  limit: number;
+  window: string;
+}
+
+/** The `auth` section as written in the config file (durations as text); see src/auth/auth-config.ts. */
+export interface AuthFileConfig {
+  /** `iss` of the tokens this server issues; default server.publicUrl, else the request's base URL. */
+  issuer?: string;
+  /** `aud` of the tokens this server issues and requires; default the issuer. */
+  audience?: string;
+  tokenTtl?: string;
+  /** How long a verified token is remembered, so auth does not dominate request cost. */
+  cacheTtl?: string;
+  signingAlgorithm?: 'EdDSA' | 'ES256';
+  /** A signing key older than this is replaced on next use (old keys stay published until their tokens expire). */
+  signingKeyLifetime?: string;
+  issuers?: IssuerConfig[];
+  /** Per credential (or per client IP when anonymous), in memory per node; `false` turns it off. */
+  rateLimit?: false | (RateLimitFileConfig & { resources?: Record<string, RateLimitFileConfig> });
 }

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from './idempotency.js';
 import { handleClientError, handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
@@ -14,7 +15,7 @@ export interface AppOptions {
 /** Builds the Fastify app for a context: parsers, the route table, 405/OPTIONS, and the error handlers. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' },
+    logger: withRedaction(options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' }),
     disableRequestLogging: true,
     bodyLimit: ctx.config.server.bodyLimit,
     clientErrorHandler: handleClientError,
@@ -30,20 +31,39 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
 
+  await ctx.auth.start();
   const routes = routeTable(ctx.resources.values());
   const idempotency = idempotencyHooks(ctx);
+  const formRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   for (const route of routes) {
-    const idempotent = route.kind === 'create' || route.kind === 'patch';
-    app.route({
+    const idempotent = (route.kind === 'create' || route.kind === 'patch') && !route.secretResponse;
+    const options = {
       method: route.method,
       url: route.path,
       handler: route.handler(ctx),
+      onRequest: routeGuard(ctx, route),
       preValidation: bodyTypeCheck(route),
       ...(idempotent ? { preHandler: idempotency.preHandler, onSend: idempotency.onSend } : {}),
-    });
+    };
+    if (route.form) formRoutes.push(options);
+    else app.route(options);
   }
+  // Form bodies (OAuth) are parsed only on the routes that take them, by their handlers.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+    for (const options of formRoutes) scope.route(options);
+  });
   for (const [path, allowed] of allowedByPath(routes)) registerMethodFallbacks(app, path, allowed);
   return app;
+}
+
+/** Credentials never reach a log line, whatever a future serializer decides to include. */
+function withRedaction(logger: boolean | { level: string }) {
+  if (logger === false) return false;
+  const base = logger === true ? {} : logger;
+  const paths = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'request.headers.authorization', 'req.body.client_secret', 'body.client_secret', 'res.headers["set-cookie"]'];
+  return { ...base, redact: { paths, censor: '[redacted]' } };
 }
 
 /** POST and PUT take JSON; PATCH takes only the patch types (415 + Accept-Patch otherwise). */

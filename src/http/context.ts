@@ -1,3 +1,5 @@
+import { AuthService } from '../auth/auth-service.js';
+import type { Principal } from '../auth/principal.js';
 import type { RestwellConfig } from '../config/types.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import { defineResources } from '../core/resource.js';
@@ -12,6 +14,8 @@ export interface AppContext {
   validators: Map<string, RecordValidator>;
   /** The externally visible base URL without a trailing slash, when configured. */
   publicUrl?: string;
+  /** Bearer tokens, API keys, the OAuth token endpoint's state, rate limits. */
+  auth: AuthService;
 }
 
 declare module 'fastify' {
@@ -21,6 +25,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated subject (token `sub` or API key owner), when there is one. */
     subject?: string;
+    /** The verified credential the request carries, when there is one. */
+    principal?: Principal;
+    /**
+     * Set by an `owner` access rule: only records owned by this subject exist for this request
+     * (others are 404 and absent from lists).
+     */
+    visibleOwner?: string;
   }
 }
 
@@ -33,5 +44,6 @@ export function createContext(config: RestwellConfig, store: Store): AppContext 
     resources: new Map(list.map((r) => [r.name, r])),
     validators: new Map(list.map((r) => [r.name, new RecordValidator(r, list)])),
     publicUrl: config.server.publicUrl?.replace(/\/$/, ''),
+    auth: new AuthService(config, store),
   };
 }

@@ -18,6 +18,7 @@ export const PROBLEMS = {
   'invalid-query': { status: 400, title: 'Invalid query parameter', description: 'A query parameter names an unknown field or operator, or its value has the wrong type. The detail names it.' },
   'invalid-id': { status: 400, title: 'Invalid id', description: 'The id in the URL cannot be an id of this resource (integer ids are positive integers; uuid ids are UUIDs).' },
   'invalid-patch': { status: 400, title: 'Invalid patch document', description: 'The PATCH body is not a valid JSON Patch (RFC 6902) or JSON Merge Patch (RFC 7396) document.' },
+  'malformed-authorization': { status: 400, title: 'Malformed Authorization header', description: 'The Authorization header says Bearer but is not `Bearer <token>` (RFC 6750 §2.1): one space, then the token, nothing else.' },
   unauthorized: { status: 401, title: 'Authentication required', description: 'Send a valid bearer token in the Authorization header (an API key or an OAuth 2.0 access token).' },
   forbidden: { status: 403, title: 'Insufficient scope', description: 'The token is valid but lacks a scope this operation needs; the WWW-Authenticate header names it.' },
   'not-found': { status: 404, title: 'Not found', description: 'Nothing exists at this URL (or it is not visible to you).' },
@@ -34,6 +35,11 @@ export const PROBLEMS = {
   'idempotency-key-reused': { status: 422, title: 'Idempotency-Key reused', description: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.' },
   'precondition-required': { status: 428, title: 'Precondition required', description: 'This resource requires conditional writes: send If-Match with the ETag you last read.' },
   'rate-limited': { status: 429, title: 'Too many requests', description: 'The rate limit is exhausted; Retry-After says when to retry, the RateLimit header shows the quota.' },
+  'webhook-unverified': { status: 401, title: 'Webhook not verified', description: 'The delivery to POST /webhooks/{source} does not carry a valid signature or credentials for that source (wrong secret, tampered body, stale timestamp or missing header). Nothing was stored or processed; the detail says which check failed.' },
+  'webhook-rejected': { status: 403, title: 'Webhook delivery rejected', description: 'The delivery is genuine but can never be processed (its payload is unreadable or breaks the target resource\'s rules). Sent to providers such as Postmark for whom 403 means "do not retry"; the delivery is kept in the inbox as failed.' },
+  'webhook-not-acceptable': { status: 406, title: 'Webhook delivery not acceptable', description: 'The delivery is genuine but can never be processed. Sent to Mailgun, for whom 406 means "rejected, do not retry"; the delivery is kept in the inbox as failed.' },
+  'webhook-payload-invalid': { status: 422, title: 'Webhook payload invalid', description: 'The delivery is genuine but its payload is not in the provider\'s format, or cannot become a record of the target resource. The delivery is kept in the inbox as failed; the detail says what is wrong.' },
+  'webhook-already-processed': { status: 409, title: 'Delivery already processed', description: 'The delivery\'s actions already ran successfully; another attempt would repeat them (e.g. create a second record). Only received or failed deliveries take new attempts.' },
   internal: { status: 500, title: 'Internal server error', description: 'An unexpected error. It has been logged; retrying may help.' },
   'not-implemented': { status: 501, title: 'Method not implemented', description: 'The server does not implement this HTTP method on any resource.' },
   unavailable: { status: 503, title: 'Service unavailable', description: 'The database cannot be reached right now. Nothing was changed; retry after Retry-After seconds.' },
@@ -60,9 +66,11 @@ export function sendProblem(
   detail: string,
   extra: Record<string, unknown> = {},
 ): FastifyReply {
+  return reply.code(PROBLEMS[code].status).type('application/problem+json').send(problemBody(request, code, detail, extra));
+}
+
+/** The RFC 9457 body of a catalog problem, for callers that store a response before sending it. */
+export function problemBody(request: FastifyRequest, code: ProblemCode, detail: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const p = PROBLEMS[code];
-  return reply
-    .code(p.status)
-    .type('application/problem+json')
-    .send({ type: `${baseUrl(request)}/problems/${code}`, title: p.title, status: p.status, detail, instance: request.url, ...extra });
+  return { type: `${baseUrl(request)}/problems/${code}`, title: p.title, status: p.status, detail, instance: request.url, ...extra };
 }

@@ -11,6 +11,8 @@ import { replaceRecord } from './resources/replace.js';
 import { apiRoot } from './root.js';
 import { listEvents, readEvent } from './events/events.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
+import { authRoutes } from '../auth/routes.js';
+import type { AccessRule } from '../config/types.js';
 
 /** HTTP methods with a meaning on some route; any other method is 501 everywhere. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -29,6 +31,16 @@ export interface Route {
   resource?: ResourceDefinition;
   /** Kind of operation, for documentation and access rules. */
   kind: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'meta' | 'events';
+  /**
+   * Who may call it, for routes that are not resource routes (those follow their resource's
+   * `access`): an access rule, or `client` for OAuth endpoints that authenticate the client themselves.
+   * Routes with neither are open and unmetered (root, docs, discovery documents).
+   */
+  access?: AccessRule | 'client';
+  /** Takes application/x-www-form-urlencoded (the OAuth endpoints), parsed by the handler. */
+  form?: boolean;
+  /** The response carries a secret shown once, so it is never stored for Idempotency-Key replay. */
+  secretResponse?: boolean;
 }
 
 /**
@@ -43,6 +55,7 @@ export function routeTable(resources: Iterable<ResourceDefinition>): Route[] {
     { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
     { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values())), kind: 'meta' },
     { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values())), kind: 'meta' },
+    ...authRoutes(),
   ];
   for (const r of resources) {
     const collection = `/${r.name}`;

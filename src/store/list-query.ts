@@ -20,6 +20,8 @@ export interface ListQuery {
   limit: number;
   /** Keyset position: the sort values of the last record seen, and whether to page backwards. */
   after?: { values: unknown[]; backwards: boolean };
+  /** Only records owned by this subject (`owner` access rule); absent means every record. */
+  owner?: string;
   /** Count every match too (costs a second query). */
   withTotal?: boolean;
 }

@@ -16,7 +16,7 @@ export function buildListQuery(db: Kysely<any>, resource: ResourceDefinition, qu
   const keys = [...query.sort, { field: 'id', descending: false }];
   const backwards = query.after?.backwards ?? false;
   const where = (eb: Eb) => {
-    const parts: Expression<SqlBool>[] = query.filters.map((f) => filterExpr(eb, resource, f, codec));
+    const parts: Expression<SqlBool>[] = matchExprs(eb, resource, query, codec);
     if (query.after) parts.push(keysetExpr(eb, keys, query.after.values, backwards, resource, codec));
     return eb.and(parts);
   };
@@ -27,9 +27,16 @@ export function buildListQuery(db: Kysely<any>, resource: ResourceDefinition, qu
   }
   rows = rows.limit(query.limit + 1);
   const count = query.withTotal
-    ? db.selectFrom(resource.name).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(query.filters.map((f) => filterExpr(eb, resource, f, codec))))
+    ? db.selectFrom(resource.name).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(matchExprs(eb, resource, query, codec)))
     : undefined;
   return { rows, count };
+}
+
+/** The filters and the owner restriction: what a record must satisfy to be in the list at all. */
+function matchExprs(eb: Eb, resource: ResourceDefinition, query: ListQuery, codec: Codec): Expression<SqlBool>[] {
+  const parts = query.filters.map((f) => filterExpr(eb, resource, f, codec));
+  if (query.owner !== undefined) parts.push(eb(eb.ref('_owner'), '=', query.owner));
+  return parts;
 }
 
 function fieldOf(resource: ResourceDefinition, name: string): FieldDefinition {

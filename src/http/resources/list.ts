@@ -11,7 +11,7 @@ export function listRecords(ctx: AppContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.query as Record<string, string | string[]>;
     const params = parseListParams(resource, raw);
-    const page = await ctx.store.list(resource, params.query);
+    const page = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
     const links = pageLinks(resource, raw, params, page.records, page.hasMore);
     const body = {
       _links: links,

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { checkPreconditions } from '../conditional.js';
 import { halRecord } from '../hal.js';
 import { sendRepresentation } from '../respond.js';
-import { notFound, recordId } from './record-request.js';
+import { notFound, recordId, visible } from './record-request.js';
 
 /** The patch formats PATCH accepts, as advertised in `Accept-Patch`. */
 export const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json'] as const;
@@ -26,7 +26,7 @@ export function patchRecord(ctx: AppContext, resource: ResourceDefinition) {
     if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
     const apply = kind === PATCH_TYPES[1] ? applyJsonPatch : applyMergePatch;
     const result = await ctx.store.mutate(resource, id, (current) => {
-      if (!current) throw notFound(resource, id);
+      if (!current || !visible(request, current)) throw notFound(resource, id);
       checkPreconditions(request.headers, current);
       return { put: validator.prepare(apply(toPlain(current), request.body), current, id) };
     });

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { idShape, parseId } from '../../core/ids.js';
-import type { RecordId } from '../../core/record.js';
+import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 
 /**
@@ -19,4 +19,12 @@ export function recordId(request: FastifyRequest, resource: ResourceDefinition, 
 /** The 404 for a record that does not exist. */
 export function notFound(resource: ResourceDefinition, id: RecordId | string): NotFoundError {
   return new NotFoundError(`no ${resource.name} record has id ${id}`);
+}
+
+/**
+ * The record if this request may see it: under an `owner` access rule (`request.visibleOwner`),
+ * other subjects' records do not exist for it, so they are 404 like records that never were.
+ */
+export function visible(request: FastifyRequest, record: StoredRecord | undefined): StoredRecord | undefined {
+  return record && (request.visibleOwner === undefined || record.owner === request.visibleOwner) ? record : undefined;
 }

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { checkPreconditions } from '../conditional.js';
 import { halRecord, recordPath } from '../hal.js';
 import { sendRepresentation } from '../respond.js';
-import { recordId } from './record-request.js';
+import { notFound, recordId, visible } from './record-request.js';
 
 /**
  * `PUT /{collection}/{id}`: replaces the record (200) or creates it at this id (201). Idempotent:
@@ -22,6 +22,8 @@ export function replaceRecord(ctx: AppContext, resource: ResourceDefinition) {
       resource,
       id,
       (current) => {
+        // Another subject's record under an `owner` rule: the id is taken, but not visible.
+        if (current && !visible(request, current)) throw notFound(resource, id);
         checkPreconditions(request.headers, current);
         return { put: validator.prepare(request.body, current, id) };
       },

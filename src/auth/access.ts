@@ -1,0 +1,48 @@
+import type { AccessRule } from '../config/types.js';
+import type { ResourceDefinition } from '../core/resource.js';
+import type { Principal } from './principal.js';
+import { ADMIN_SCOPE, grants, parseScopes } from './scopes.js';
+
+/** Operations of a resource route, as the route table names them. */
+export type ResourceOperation = 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete';
+
+/** The outcome of an access check. */
+export type AccessDecision =
+  | { allow: true; /** Set for `owner` rules: the request sees only records of this subject. */ owner?: string }
+  | { allow: false; reason: 'unauthenticated' }
+  | { allow: false; reason: 'insufficient-scope'; scopes: string[] };
+
+/**
+ * The access rules an operation must pass. PUT may create as well as replace, so it must pass
+ * both the update and the create rule.
+ */
+export function rulesFor(resource: ResourceDefinition, op: ResourceOperation): AccessRule[] {
+  switch (op) {
+    case 'list':
+    case 'read':
+      return [resource.access.read];
+    case 'create':
+      return [resource.access.create];
+    case 'replace':
+      return [resource.access.update, resource.access.create];
+    case 'patch':
+      return [resource.access.update];
+    case 'delete':
+      return [resource.access.delete];
+  }
+}
+
+/** The scopes a rule demands (a space-separated string in the config means several). */
+export function scopesOf(rule: AccessRule): string[] {
+  return rule === 'public' || rule === 'owner' ? [] : parseScopes(rule);
+}
+
+/** Decides whether `principal` (undefined when anonymous) passes every rule. */
+export function decide(rules: AccessRule[], principal: Principal | undefined): AccessDecision {
+  if (rules.every((r) => r === 'public')) return { allow: true };
+  if (!principal) return { allow: false, reason: 'unauthenticated' };
+  const needed = [...new Set(rules.flatMap(scopesOf))];
+  if (!grants(principal.scopes, needed)) return { allow: false, reason: 'insufficient-scope', scopes: needed };
+  const owner = rules.includes('owner') && !principal.scopes.has(ADMIN_SCOPE) ? principal.subject : undefined;
+  return owner ? { allow: true, owner } : { allow: true };
+}

@@ -1,0 +1,57 @@
+import type { RestwellConfig } from '../config/types.js';
+import type { Store } from '../store/store.js';
+import { AccessTokens, type TokenAudience } from './access-tokens.js';
+import { ApiKeys } from './api-keys.js';
+import { resolveAuthSettings, type AuthSettings } from './auth-config.js';
+import { authenticate } from './authenticator.js';
+import { ExternalIssuers } from './external-issuers.js';
+import { Keyring } from './keyring.js';
+import { OAuthClients } from './oauth-clients.js';
+import type { Principal } from './principal.js';
+import { RateLimiter } from './rate-limiter.js';
+import { TokenCache } from './token-cache.js';
+
+/** Slack on top of token lifetime before a retired signing key leaves the JWKS (clock skew, caches). */
+const RETAIN_SLACK_SECONDS = 300;
+
+/** The auth subsystem of one server: credentials, token issuing and checking, rate limits. */
+export class AuthService {
+  readonly settings: AuthSettings;
+  readonly apiKeys: ApiKeys;
+  readonly clients: OAuthClients;
+  readonly keyring: Keyring;
+  readonly tokens: AccessTokens;
+  readonly external: ExternalIssuers;
+  readonly cache: TokenCache;
+  readonly limiter = new RateLimiter();
+
+  constructor(config: RestwellConfig, store: Store) {
+    this.settings = resolveAuthSettings(config);
+    this.apiKeys = new ApiKeys(store);
+    this.clients = new OAuthClients(store);
+    this.keyring = new Keyring(store, {
+      algorithm: this.settings.signingAlgorithm,
+      lifetimeSeconds: this.settings.signingKeyLifetimeSeconds,
+      retainSeconds: this.settings.tokenTtlSeconds + this.settings.cacheTtlSeconds + RETAIN_SLACK_SECONDS,
+    });
+    this.tokens = new AccessTokens(store, this.keyring, this.clients, this.settings.tokenTtlSeconds);
+    this.external = new ExternalIssuers(this.settings.issuers);
+    this.cache = new TokenCache(this.settings.cacheTtlSeconds);
+  }
+
+  /** Loads (or, on first start, generates and stores) the signing key. */
+  async start(): Promise<void> {
+    await this.keyring.current();
+  }
+
+  /** The issuer and audience in force for a request reaching this server at `baseUrl`. */
+  audienceFor(baseUrl: string): TokenAudience {
+    const issuer = this.settings.issuer ?? baseUrl;
+    return { issuer, audience: this.settings.audience ?? issuer };
+  }
+
+  /** The principal an Authorization header stands for (undefined: anonymous). Throws BearerError. */
+  authenticate(header: string | undefined, at: TokenAudience): Promise<Principal | undefined> {
+    return authenticate(this, header, at);
+  }
+}

@@ -1,0 +1,58 @@
+import { createRemoteJWKSet, jwtVerify, errors } from 'jose';
+import type { IssuerConfig } from '../config/types.js';
+import { bearerErrorOf } from './jose-errors.js';
+import { IssuerUnavailableError, type Principal } from './principal.js';
+import { parseScopes } from './scopes.js';
+
+const ALGORITHMS = ['EdDSA', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+
+/**
+ * Access tokens from configured identity providers, verified against each one's JWKS. jose caches
+ * the key set and refetches it when a token names an unknown kid, at most once per cooldown, so
+ * forged kids cannot make this server hammer the provider.
+ */
+export class ExternalIssuers {
+  private readonly byIssuer = new Map<string, { config: IssuerConfig; jwks: ReturnType<typeof createRemoteJWKSet> }>();
+
+  constructor(issuers: IssuerConfig[]) {
+    for (const config of issuers) {
+      const jwks = createRemoteJWKSet(new URL(config.jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
+      this.byIssuer.set(config.issuer, { config, jwks });
+    }
+  }
+
+  /** True when tokens from `issuer` are accepted. */
+  has(issuer: string): boolean {
+    return this.byIssuer.has(issuer);
+  }
+
+  /** Verifies a token from a configured issuer; scopes come from `scope` (RFC 9068) or `scp`. */
+  async verify(token: string, issuer: string): Promise<Principal> {
+    const entry = this.byIssuer.get(issuer)!;
+    try {
+      const { payload } = await jwtVerify(token, entry.jwks, {
+        issuer,
+        audience: entry.config.audience,
+        algorithms: ALGORITHMS,
+        typ: entry.config.requireAtJwt === false ? undefined : 'at+jwt',
+        requiredClaims: ['sub', 'exp'],
+      });
+      // Subjects are namespaced by issuer so two providers (or a provider and local keys) never share one.
+      const subject = `${issuer}#${payload.sub}`;
+      return {
+        subject,
+        scopes: new Set(parseScopes(payload.scope ?? payload.scp)),
+        via: 'external',
+        clientId: typeof payload.client_id === 'string' ? payload.client_id : undefined,
+        tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,
+        expiresAt: payload.exp,
+        rateKey: `ext:${subject}`,
+      };
+    } catch (err) {
+      const bearer = bearerErrorOf(err);
+      if (bearer) throw bearer;
+      if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || err instanceof errors.JOSEError || err instanceof TypeError) throw new IssuerUnavailableError(issuer);
+      throw err;
+    }
+  }
+}

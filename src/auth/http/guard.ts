@@ -1,0 +1,64 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.js';
+import { baseUrl, sendProblem } from '../../http/problems.js';
+import type { Route } from '../../http/routes.js';
+import type { AccessRule } from '../../config/types.js';
+import { decide, rulesFor, type ResourceOperation } from '../access.js';
+import type { RateLimitPolicy } from '../auth-config.js';
+import { BearerError, IssuerUnavailableError, type Principal } from '../principal.js';
+import { rateLimitHeaders } from '../rate-limiter.js';
+import { sendBearerError, sendInsufficientScope } from './challenge.js';
+
+/** The access rules a route enforces; undefined for open routes with no rule at all. */
+export function routeRules(route: Route): AccessRule[] | 'client' | undefined {
+  if (route.access === 'client') return 'client';
+  if (route.access) return [route.access];
+  if (route.resource && route.kind !== 'meta') return rulesFor(route.resource, route.kind as ResourceOperation);
+  return undefined;
+}
+
+/**
+ * The `onRequest` hook of one route: authenticates the bearer token, counts the request against
+ * the caller's rate limit, and applies the access rules, all before the body is even read.
+ * Routes with no rules (the root, docs, JWKS) get no hook and cost nothing.
+ */
+export function routeGuard(ctx: AppContext, route: Route) {
+  const rules = routeRules(route);
+  if (!rules) return undefined;
+  const limits = ctx.auth.settings.rateLimit;
+  const policy: RateLimitPolicy | undefined = limits && ((route.resource && limits.resources.get(route.resource.name)) || limits.default);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    let principal: Principal | undefined;
+    let failure: BearerError | undefined;
+    if (rules !== 'client') {
+      try {
+        principal = await ctx.auth.authenticate(request.headers.authorization, ctx.auth.audienceFor(baseUrl(request)));
+      } catch (err) {
+        if (err instanceof IssuerUnavailableError) {
+          reply.header('retry-after', '30');
+          return sendProblem(request, reply, 'unavailable', err.message);
+        }
+        if (!(err instanceof BearerError)) throw err;
+        failure = err;
+      }
+    }
+    if (policy) {
+      // Anonymous and failed attempts count against the client address, so guessing costs quota too.
+      const result = ctx.auth.limiter.hit(policy, principal?.rateKey ?? `ip:${request.ip}`);
+      reply.headers(rateLimitHeaders(result));
+      if (!result.allowed) {
+        reply.header('retry-after', String(result.resetSeconds));
+        return sendProblem(request, reply, 'rate-limited', `more than ${policy.limit} requests in ${policy.windowSeconds} s; retry in ${result.resetSeconds} s`);
+      }
+    }
+    if (failure) return sendBearerError(request, reply, failure);
+    if (rules === 'client') return;
+    const decision = decide(rules, principal);
+    if (!decision.allow) {
+      return decision.reason === 'unauthenticated' ? sendBearerError(request, reply) : sendInsufficientScope(request, reply, decision.scopes);
+    }
+    request.principal = principal;
+    request.subject = principal?.subject;
+    request.visibleOwner = decision.owner;
+  };
+}
