@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { characterName, characterNumber, writeRestwellConfig } from './data.js';
+import { measure, type RequestPlan, type Row } from './load.js';
+import { preflight } from './requests.js';
+import { seedSqlite } from './seed-sqlite.js';
+import type { BenchSettings } from './settings.js';
+
+/** What every scenario gets: the settings, a scratch directory of this run, and a progress line. */
+export interface BenchContext {
+  settings: BenchSettings;
+  work: string;
+  progress(line: string): void;
+}
+
+/** What one row measures. */
+export interface RowSpec {
+  group: string;
+  scenario: string;
+  server: string;
+  ceiling?: Row['ceiling'];
+  url: string;
+  plan: RequestPlan;
+  timing?: { warmup?: number; duration?: number };
+  /** Checks the first response's body; returns what is wrong with it (named in the row's note). */
+  check?: (body: string) => string | undefined;
+  /** Optional rows: a failing first request means the feature is not usable yet; report, don't measure. */
+  skipIfPreflightFails?: boolean;
+}
+
+/** Measures one row; a first request that fails is named in the row's note (and flags the row). */
+export async function runRow(ctx: BenchContext, spec: RowSpec): Promise<Row> {
+  const base = { group: spec.group, scenario: spec.scenario, server: spec.server, ceiling: spec.ceiling };
+  const first = await preflight(spec.url, spec.plan);
+  const failure = first.ok
+    ? spec.check?.(first.body)
+    : `first request got ${first.status || 'no answer'}: ${first.body.replace(/\s+/g, ' ').slice(0, 160)}`;
+  if (failure && spec.skipIfPreflightFails) return { ...base, note: `n/a (${failure})` };
+  ctx.progress(`${spec.server.padEnd(26)} ${spec.scenario}`);
+  const measurement = await measure(spec.url, spec.plan, ctx.settings, spec.timing);
+  return { ...base, measurement, warning: failure };
+}
+
+/** A row that did not run, with the reason shown in the table instead of figures. */
+export function notRun(group: string, scenario: string, server: string, reason: string, ceiling?: Row['ceiling']): Row {
+  return { group, scenario, server, ceiling, note: reason };
+}
+
+/** A fresh SQLite database with `count` seeded characters and the config file to serve it with. */
+export async function seededDatabase(ctx: BenchContext, name: string, count: number, config?: { extra?: Record<string, unknown>; resource?: Record<string, unknown> }): Promise<{ db: string; config: string }> {
+  const configFile = writeRestwellConfig(join(ctx.work, `${name}.config.json`), config?.extra, config?.resource);
+  const db = join(ctx.work, `${name}.db`);
+  const seconds = await seedSqlite(configFile, db, count);
+  ctx.progress(`seeded ${count.toLocaleString('en')} characters into ${name}.db in ${seconds.toFixed(1)} s`);
+  return { db, config: configFile };
+}
+
+/** An error in one line for a table cell: its first line and, for a server that would not start, its last words. */
+export function reason(err: unknown): string {
+  const lines = String((err as Error)?.message ?? err).split('\n').map((l) => l.trim()).filter(Boolean);
+  const text = lines.length > 1 ? `${lines[0]}: ${lines[lines.length - 1]}` : (lines[0] ?? 'failed');
+  return text.length > 220 ? `${text.slice(0, 217)}...` : text;
+}
+
+/** Creates `count` characters through the API (for engines the bench cannot seed directly), 16 at a time. */
+export async function seedOverHttp(url: string, count: number, headers: Record<string, string> = {}): Promise<void> {
+  let next = 1;
+  const worker = async () => {
+    while (next <= count) {
+      const i = next++;
+      const res = await fetch(`${url}/characters`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ name: characterName(i), number: characterNumber(i) }),
+      });
+      const body = await res.text();
+      if (res.status !== 201) throw new Error(`seeding POST /characters got ${res.status}: ${body.slice(0, 160)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}

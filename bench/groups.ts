@@ -1,0 +1,21 @@
+/** The compared scenarios: rows of one group are put side by side and compared with json-server's row. */
+export const GROUPS = {
+  getById: { id: 'get-id', label: 'GET /characters/{id} (1k rows)' },
+  list: { id: 'list', label: 'GET /characters?limit=20&sort=name (1k rows)' },
+  post1k: { id: 'post-1k', label: 'POST /characters, 1k existing rows' },
+  post100k: { id: 'post-100k', label: 'POST /characters, 100k existing rows' },
+  post1m: { id: 'post-1m', label: 'POST /characters, 1M existing rows' },
+  filtered1m: { id: 'filtered-1m', label: 'GET /characters?limit=20&sort=name&name[startsWith]=C (1M rows)' },
+  webhooks: { id: 'webhooks', label: 'POST /webhooks/{source} (Standard Webhooks, verified)' },
+} as const;
+
+/** Server names as the table shows them. */
+export const SERVERS = {
+  raw: 'node:http (ceiling)',
+  jsonServer: 'json-server 0.17.4',
+  restwell: 'Restwell (SQLite)',
+  postgres: 'Restwell (PostgreSQL)',
+  workers: 'Restwell --workers 2',
+  apiKey: 'Restwell + API key',
+  jwt: 'Restwell + JWT',
+} as const;

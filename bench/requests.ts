@@ -1,0 +1,59 @@
+import { uniqueCharacterBody } from './data.js';
+import type { RequestPlan } from './load.js';
+
+/** `GET /characters/{id}` over ids 1..count in turn, so every request reads a different record. */
+export function getById(count: number, headers?: RequestPlan['headers']): RequestPlan {
+  let n = 0;
+  return { method: 'GET', path: () => `/characters/${(n++ % count) + 1}`, headers };
+}
+
+/** A page of 20 sorted by name. json-server spells the same request with `_limit` and `_sort`. */
+export function sortedPage(dialect: 'restwell' | 'json-server'): RequestPlan {
+  return { method: 'GET', path: dialect === 'restwell' ? '/characters?limit=20&sort=name' : '/characters?_limit=20&_sort=name' };
+}
+
+/** The filtered, sorted page of the 1M-row target (brackets percent-encoded, as a client sends them). */
+export const FILTERED_PAGE_PATH = '/characters?limit=20&sort=name&name%5BstartsWith%5D=C';
+
+/** `POST /characters` with a name that never repeats (a repeat would be a 409 on Restwell). */
+export function createCharacter(headers?: RequestPlan['headers']): RequestPlan {
+  return { method: 'POST', path: '/characters', body: uniqueCharacterBody, headers };
+}
+
+/**
+ * Sends one request of a plan before it is measured, so a row that would only collect errors says
+ * why (e.g. "404 on /characters/1") instead of just counting them.
+ */
+export async function preflight(url: string, plan: RequestPlan): Promise<{ ok: boolean; status: number; body: string }> {
+  const headers = typeof plan.headers === 'function' ? plan.headers() : { ...plan.headers };
+  if (plan.body) headers['content-type'] = 'application/json';
+  const path = typeof plan.path === 'function' ? plan.path() : plan.path;
+  try {
+    const res = await fetch(url + path, { method: plan.method, headers, body: plan.body?.(), signal: AbortSignal.timeout(10_000) });
+    const body = await res.text();
+    return { ok: res.ok, status: res.status, body };
+  } catch (err) {
+    return { ok: false, status: 0, body: String(err) };
+  }
+}
+
+/**
+ * Checks that a list response is a page of 20 names sorted ascending (and all starting with `prefix`),
+ * so a server that ignores a parameter is caught instead of being measured doing less work.
+ */
+export function pageCheck(dialect: 'restwell' | 'json-server', prefix?: string) {
+  return (body: string): string | undefined => {
+    let names: string[];
+    try {
+      const parsed = JSON.parse(body);
+      const items = dialect === 'restwell' ? parsed?._embedded?.characters : parsed;
+      names = (items as Array<{ name: string }>).map((c) => c.name);
+    } catch {
+      return `the first response is not the expected list: ${body.slice(0, 120)}`;
+    }
+    if (names.length !== 20) return `the first page has ${names.length} records, not 20`;
+    if (names.some((n, i) => i > 0 && names[i - 1] > n)) return 'the first page is not sorted by name';
+    if (prefix && names.some((n) => !n.startsWith(prefix))) return `the first page has names not starting with ${prefix}`;
+    return undefined;
+  };
+}

@@ -1,0 +1,130 @@
+// `npm run bench`: raw node:http (the ceiling), json-server 0.17.4 and Restwell, each in its own child
+// process, under one autocannon load generator in this process. Writes bench/results.md and results.svg.
+// See bench/README.md for what each row measures and how long it takes.
+import { execSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { chartSvg } from './chart.js';
+import { notRun, reason, type BenchContext } from './context.js';
+import type { Row } from './load.js';
+import { installCleanup, killAll } from './processes.js';
+import { markdownTable, targetLines, textTable } from './report.js';
+import { apiKeyRows } from './scenarios/api-key.js';
+import { ceilingRows } from './scenarios/ceiling.js';
+import { jsonServerRows } from './scenarios/json-server.js';
+import { jwtRows } from './scenarios/jwt.js';
+import { postgresRows } from './scenarios/postgres.js';
+import { restwellRows } from './scenarios/restwell.js';
+import { webhookRows } from './scenarios/webhooks.js';
+import { workersRows } from './scenarios/workers.js';
+import { buildRestwell, ROOT } from './servers.js';
+import { benchSettings } from './settings.js';
+import { judgeTargets } from './targets.js';
+
+/** A part of the run; a failing section becomes a flagged line in the table instead of ending the run. */
+interface Section {
+  name: string;
+  optional: boolean;
+  run: (ctx: BenchContext) => Promise<Row[]>;
+}
+
+const SECTIONS: Section[] = [
+  { name: 'raw node:http', optional: false, run: ceilingRows },
+  { name: 'json-server', optional: false, run: jsonServerRows },
+  { name: 'Restwell on SQLite', optional: false, run: restwellRows },
+  { name: 'Restwell --workers 2', optional: true, run: workersRows },
+  { name: 'Restwell with an API key', optional: true, run: apiKeyRows },
+  { name: 'Restwell with a JWT', optional: true, run: jwtRows },
+  { name: 'Restwell on PostgreSQL', optional: true, run: postgresRows },
+  { name: 'Standard Webhooks ingestion', optional: true, run: webhookRows },
+];
+
+function command(quick: boolean): string {
+  const env = [quick ? 'BENCH_QUICK=1' : '', process.env.BENCH_CONNECTIONS ? `BENCH_CONNECTIONS=${process.env.BENCH_CONNECTIONS}` : ''].filter(Boolean).join(' ');
+  const cmd = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : `node --import tsx bench/run.ts`;
+  return env ? `${env} ${cmd}` : cmd;
+}
+
+function nproc(): string {
+  try {
+    return execSync('nproc').toString().trim();
+  } catch {
+    return String(cpus().length);
+  }
+}
+
+async function main(): Promise<number> {
+  const settings = benchSettings();
+  const startedAt = new Date();
+  const work = join(ROOT, 'bench', '.work', `run-${process.pid}`);
+  installCleanup(() => rmSync(work, { recursive: true, force: true }));
+  const t0 = performance.now();
+  const progress = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
+
+  if (process.env.BENCH_SKIP_BUILD === '1') progress('BENCH_SKIP_BUILD=1: measuring dist/ as it is');
+  else {
+    progress('npm run build (the bench measures the built server)');
+    await buildRestwell();
+  }
+  mkdirSync(work, { recursive: true });
+  const ctx: BenchContext = { settings, work, progress };
+  const rows: Row[] = [];
+  let failed = false;
+  try {
+    for (const section of SECTIONS) {
+      try {
+        rows.push(...(await section.run(ctx)));
+      } catch (err) {
+        failed ||= !section.optional;
+        progress(`${section.name} FAILED: ${(err as Error).stack ?? err}`);
+        rows.push({ ...notRun('failed', `${section.name}`, section.name, ''), warning: `FAILED: ${reason(err)}` });
+      }
+    }
+  } finally {
+    killAll();
+    if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
+  }
+
+  const elapsed = (performance.now() - t0) / 1000;
+  const targets = judgeTargets(rows, settings.connections);
+  const label = settings.quick ? 'QUICK SMOKE RUN (BENCH_QUICK=1: 1 s warm-up + 2 s per row) — not representative figures' : 'Full run';
+  const machine = `nproc ${nproc()} (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`;
+  const timing = `${settings.connections} connections for every row; warm-up ${settings.warmup} s (reads) / ${settings.writeWarmup} s (writes) excluded, then ${settings.duration} s measured (json-server at 100k rows: ${settings.slowDuration} s)`;
+  const md = [
+    '# Restwell benchmark results',
+    '',
+    `**${label}.**`,
+    '',
+    `- Command: \`${command(settings.quick)}\``,
+    `- Date: ${startedAt.toISOString()}; total time ${elapsed.toFixed(0)} s`,
+    `- Machine: ${machine}`,
+    `- Load: autocannon 8 in the bench process, ${timing}; every server in its own child process on 127.0.0.1`,
+    '- Ratios: req/s divided by raw node:http (fixed body; GET rows by the GET ceiling, write rows by the POST ceiling) and by json-server in the same scenario.',
+    '- A row marked ⚠ had non-2xx responses, connection errors or a wrong first response: its figures are shown but count for no target.',
+    '',
+    markdownTable(rows),
+    '',
+    '## Targets',
+    '',
+    ...targetLines(targets),
+    '',
+    '![req/s per scenario and server](results.svg)',
+    '',
+  ].join('\n');
+  writeFileSync(join(ROOT, 'bench', 'results.md'), md);
+  writeFileSync(join(ROOT, 'bench', 'results.svg'), chartSvg(rows, `Restwell bench — ${settings.quick ? 'QUICK SMOKE RUN, ' : ''}req/s (${machine.split(' (')[0]}, ${startedAt.toISOString().slice(0, 10)})`));
+
+  process.stdout.write(`\n${label}\n${machine}\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
+  process.stdout.write(`Wrote bench/results.md and bench/results.svg in ${elapsed.toFixed(0)} s.\n`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`bench: ${(err as Error).stack ?? err}\n`);
+    killAll();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,28 @@
+import { notRun, reason, runRow, seededDatabase, type BenchContext } from '../context.js';
+import { GROUPS, SERVERS } from '../groups.js';
+import type { Row } from '../load.js';
+import { getById } from '../requests.js';
+import { restwellCli, restwellSupports, startRestwell, withServer } from '../servers.js';
+import { anonymousRefused, PROTECTED_CHARACTERS } from './auth-common.js';
+
+/** GET by id with `Authorization: Bearer rw_…` (issue 5), when `restwell keys create` exists. */
+export async function apiKeyRows(ctx: BenchContext): Promise<Row[]> {
+  const server = SERVERS.apiKey;
+  const na = (why: string) => [notRun(GROUPS.getById.id, GROUPS.getById.label, server, why, 'get')];
+  if (!(await restwellSupports(['keys', 'create']))) return na('n/a (not built)');
+  const { small } = ctx.settings.sizes;
+  const db = await seededDatabase(ctx, 'api-key-1k', small, { resource: PROTECTED_CHARACTERS });
+  const created = await restwellCli(['keys', 'create', '--name', 'bench', '--scopes', '*', '--db', db.db]);
+  const key = /\brw_[A-Za-z0-9_\-.~+/=]+/.exec(created.stdout)?.[0];
+  if (created.code !== 0 || !key) return na(`n/a (keys create printed no rw_ key: ${(created.stderr || created.stdout).trim().slice(0, 160)})`);
+  try {
+    return await withServer(startRestwell({ ...db, name: server }), async (rw) => {
+      const refused = await anonymousRefused(rw.url);
+      if (refused) return na(refused);
+      const plan = getById(small, { authorization: `Bearer ${key}` });
+      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, plan, skipIfPreflightFails: true })];
+    });
+  } catch (err) {
+    return na(`n/a (${reason(err)})`);
+  }
+}

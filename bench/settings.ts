@@ -1,0 +1,35 @@
+/**
+ * Durations and sizes of one bench run. Full run: every row gets a 5 s warm-up that is thrown away and
+ * a 10 s measured window at 32 connections (the connection count the filtered-page target names), so
+ * the ~20 rows take about 6 minutes including seeding. POST rows warm up for only 2 s because every
+ * warm-up write grows the collection the row is about. `BENCH_QUICK=1` is a smoke run: 1 s + 2 s.
+ */
+export interface BenchSettings {
+  quick: boolean;
+  connections: number;
+  /** Warm-up seconds for read rows (results discarded). */
+  warmup: number;
+  /** Warm-up seconds for write rows. */
+  writeWarmup: number;
+  /** Measured seconds per row. */
+  duration: number;
+  /** Measured seconds for json-server at 100k rows (no warm-up), which rewrites ~10 MB per POST. */
+  slowDuration: number;
+  /** Existing-row counts for the POST scaling rows. */
+  sizes: { small: number; medium: number; large: number };
+}
+
+/** Settings from the environment: `BENCH_QUICK=1` for a smoke run; `BENCH_CONNECTIONS` to override. */
+export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const quick = env.BENCH_QUICK === '1';
+  const connections = Number(env.BENCH_CONNECTIONS ?? 32);
+  return {
+    quick,
+    connections,
+    warmup: quick ? 1 : 5,
+    writeWarmup: quick ? 1 : 2,
+    duration: quick ? 2 : 10,
+    slowDuration: quick ? 3 : 5,
+    sizes: { small: 1_000, medium: 100_000, large: 1_000_000 },
+  };
+}
