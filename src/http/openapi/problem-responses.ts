@@ -14,7 +14,7 @@ export function problemSchema(ctx: SchemaContext): { $ref: string } {
       title: { type: 'string', description: 'Short, stable summary of the problem type' },
       status: { type: 'integer', minimum: 400, maximum: 599 },
       detail: { type: 'string', description: 'What went wrong with this request, and how to fix it' },
-      instance: { type: 'string', format: 'uri-reference', description: 'The request target' },
+      instance: { type: 'string', description: 'The request target, as received' },
     },
   }));
 }
