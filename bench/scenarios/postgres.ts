@@ -19,6 +19,8 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
   const url = new URL(BASE_URL);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return na(`n/a (BENCH_DATABASE_URL must be on a loopback address, not ${url.hostname})`);
   url.searchParams.set('schema', schema);
+  const unreachable = await reachable();
+  if (unreachable) return na(`n/a (PostgreSQL not reachable at ${BASE_URL}: ${unreachable})`);
   const config = writeRestwellConfig(join(ctx.work, 'postgres.config.json'));
 
   let rw;
@@ -39,6 +41,20 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
   } finally {
     await rw.stop();
     await dropSchema(schema);
+  }
+}
+
+/** Undefined when PostgreSQL answers, else why not (so the row is skipped fast instead of Restwell retrying). */
+async function reachable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
