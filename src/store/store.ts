@@ -3,6 +3,7 @@ import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
 import type { IdempotencyEntry, IdempotencyClaim } from './idempotency.js';
+import type { Inbox } from './inbox.js';
 
 /** Where behaviour truly differs between engines; code branches on these, never on engine names. */
 export interface StoreCapabilities {
@@ -51,6 +52,8 @@ export interface SyncReport {
  */
 export interface Store {
   readonly capabilities: StoreCapabilities;
+  /** Inbound webhook deliveries, de-duplicated per source, and their processing state. */
+  readonly inbox: Inbox;
 
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */
   sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport>;

@@ -10,6 +10,7 @@ import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
 import type { ListQuery, Page } from '../list-query.js';
 import { buildListQuery } from '../list-sql.js';
 import { newGen, rowToRecord, sameData } from '../records.js';
+import type { Inbox } from '../inbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
 import { decode, encode, unstorable } from './postgres-codec.js';
 import { describe, unavailableOr } from './postgres-errors.js';
@@ -18,6 +19,7 @@ import * as idempotency from './postgres-idempotency.js';
 import * as documents from './postgres-documents.js';
 import { PG_SYSTEM_DDL, pgBuilder } from './postgres-kysely.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
+import { PG_INBOX_DDL, PostgresInbox } from './postgres-inbox.js';
 import { createPool, parseTarget } from './postgres-pool.js';
 import { syncPostgresSchema } from './postgres-schema.js';
 import { RetryWrite, Writer } from './postgres-writer.js';
@@ -33,9 +35,11 @@ const codec = { encode, decode };
 export class PostgresStore implements Store {
   readonly capabilities = { groupCommit: false, sharedAcrossNodes: true };
   private readonly writer: Writer;
+  readonly inbox: Inbox;
 
   private constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {
     this.writer = new Writer(pool, schemaKey);
+    this.inbox = new PostgresInbox(pool, this.writer);
   }
 
   /**
@@ -52,6 +56,7 @@ export class PostgresStore implements Store {
       await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
         if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
         await client.query(PG_SYSTEM_DDL);
+        await client.query(PG_INBOX_DDL);
       });
       return new PostgresStore(pool, schemaKey);
     } catch (err) {

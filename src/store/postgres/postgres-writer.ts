@@ -61,6 +61,16 @@ export class Transaction {
 
   constructor(private readonly client: pg.PoolClient, private readonly pool: pg.Pool, private readonly schemaKey: number) {}
 
+  /** Runs a statement in this transaction (the engine's other tables, e.g. the webhook inbox). */
+  query(sql: string, params: unknown[]): Promise<pg.QueryResult> {
+    return this.client.query(sql, params);
+  }
+
+  /** Appends an event that is not a record change (e.g. a webhook delivery) in this transaction. */
+  appendEvent(e: ReturnType<typeof changeEvent>): Promise<void> {
+    return appendEvent(this.client, this.schemaKey, e);
+  }
+
   /** Reads the record and locks its row until commit, so the decision made on it stays true. */
   async lockRow(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
     const { rows } = await this.client.query(`SELECT * FROM "${resource.name}" WHERE id = $1 FOR UPDATE`, [id]);
