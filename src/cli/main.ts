@@ -1,13 +1,25 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
-import { SchemaSyncError } from '../store/errors.js';
+import { SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
 import { openapi } from './openapi.js';
 import { serve } from './serve.js';
 
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return n;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('must be a whole number from 1 to 256');
+  return n;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of seconds (0 or more)');
   return n;
 }
 
@@ -20,6 +32,8 @@ program
   .option('-p, --port <port>', 'port to listen on; env PORT', port)
   .option('-H, --host <host>', 'interface to listen on; env HOST')
   .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
+  .option('-w, --workers <n>', 'processes sharing the port (node:cluster); default 1', positive)
+  .option('--db-wait <seconds>', 'keep retrying an unreachable database at start this long; default 30', seconds)
   .action(serve);
 
 program
@@ -37,7 +51,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof SchemaSyncError) {
+  if (err instanceof ConfigError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) {
     process.stderr.write(`restwell: ${err.message}\n`);
   } else {
     process.stderr.write(`restwell: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -1,5 +1,8 @@
+import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
-import { createServer } from '../server.js';
+import { createServer, type RestwellServer } from '../server.js';
+import { StoreUnavailableError } from '../store/errors.js';
+import { isWorker, superviseWorkers } from './workers.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -7,22 +10,25 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   db?: string;
+  /** Processes to run (node:cluster); 1 serves in this process. */
+  workers?: number;
+  /** How long to keep retrying an unreachable database at start, in seconds. */
+  dbWait?: number;
 }
 
 /** Starts the server and keeps it running until SIGINT/SIGTERM, then closes cleanly. */
 export async function serve(options: ServeOptions): Promise<void> {
   const config = loadConfig({ file: options.config, overrides: { port: options.port, host: options.host, database: options.db } });
-  const server = await createServer(config);
+  const workers = options.workers ?? 1;
+  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait);
+  const server = await startServer(config, options.dbWait);
   const { app } = server;
-  for (const line of server.sync.applied) app.log.info(`schema: ${line}`);
-  for (const line of server.sync.notes) app.log.warn(`schema: ${line}`);
+  if (!isWorker()) {
+    for (const line of server.sync.applied) app.log.info(`schema: ${line}`);
+    for (const line of server.sync.notes) app.log.warn(`schema: ${line}`);
+  }
   await app.listen({ port: config.server.port, host: config.server.host });
-  const port = (app.server.address() as { port: number }).port;
-  const first = [...app.restwell.resources.keys()][0];
-  process.stdout.write(
-    `\nRestwell is serving ${[...app.restwell.resources.keys()].join(', ')} on http://localhost:${port} (database: ${config.database})\n` +
-      (first ? `Try:  curl -i http://localhost:${port}/${first}\n\n` : '\n'),
-  );
+  if (!isWorker()) banner(config, [...app.restwell.resources.keys()], (app.server.address() as { port: number }).port);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -33,4 +39,59 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * `serve --workers N`: the primary syncs the schema once (so workers starting together find
+ * nothing to change), then supervises the workers until SIGTERM/SIGINT.
+ */
+async function supervise(config: RestwellConfig, workers: number, dbWait?: number): Promise<void> {
+  const server = await startServer(config, dbWait);
+  const resources = [...server.app.restwell.resources.keys()];
+  for (const line of server.sync.applied) process.stderr.write(`restwell: schema: ${line}\n`);
+  for (const line of server.sync.notes) process.stderr.write(`restwell: schema: ${line}\n`);
+  await server.close();
+  const log = { info: (l: string) => process.stderr.write(`restwell: ${l}\n`), warn: (l: string) => process.stderr.write(`restwell: ${l}\n`) };
+  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers));
+  process.exit(0);
+}
+
+/**
+ * Creates the server, retrying with backoff while the database cannot be reached (a database
+ * container still starting, a failover in progress), for up to `waitSeconds` (default 30).
+ */
+export async function startServer(config: RestwellConfig, waitSeconds = 30): Promise<RestwellServer> {
+  const giveUpAt = Date.now() + waitSeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createServer(config);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      const delay = Math.min(5000, 250 * 2 ** attempt);
+      if (Date.now() + delay > giveUpAt) {
+        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempt} attempts): ${err.message}`);
+      }
+      process.stderr.write(`restwell: database at ${redact(config.database)} unavailable (attempt ${attempt}): ${err.message}; retrying in ${delay / 1000}s\n`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+function banner(config: RestwellConfig, resources: string[], port: number, workers = 1): void {
+  const first = resources[0];
+  process.stdout.write(
+    `\nRestwell is serving ${resources.join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
+      (first ? `Try:  curl -i http://localhost:${port}/${first}\n\n` : '\n'),
+  );
+}
+
+/** A database URL fit for logs: any password replaced. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.protocol.startsWith('postgres') ? u.toString() : url;
+  } catch {
+    return url;
+  }
 }

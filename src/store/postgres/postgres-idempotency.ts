@@ -25,10 +25,15 @@ export async function claim(pool: pg.Pool, c: IdempotencyClaim): Promise<ClaimRe
   }
 }
 
-/** Stores the response of a claimed key (or releases the claim) and sweeps expired keys. */
-export async function complete(pool: pg.Pool, scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void> {
-  if (response) await pool.query(`UPDATE _rw_idempotency SET state = 'complete', response = $1 WHERE scope = $2 AND key = $3`, [JSON.stringify(response), scope, key]);
-  else await pool.query('DELETE FROM _rw_idempotency WHERE scope = $1 AND key = $2', [scope, key]);
+/** Stores the response of a claimed key until `expiresAt` (or releases the claim) and sweeps expired keys. */
+export async function complete(pool: pg.Pool, scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
+  if (response) {
+    await pool.query(`UPDATE _rw_idempotency SET state = 'complete', response = $1, expires_at = coalesce($2, expires_at) WHERE scope = $3 AND key = $4`, [
+      JSON.stringify(response), expiresAt ?? null, scope, key,
+    ]);
+  } else {
+    await pool.query('DELETE FROM _rw_idempotency WHERE scope = $1 AND key = $2', [scope, key]);
+  }
   // Swept as a side effect of completions, so the table stays bounded without a timer (as on SQLite).
   await pool.query('DELETE FROM _rw_idempotency WHERE expires_at < $1', [new Date().toISOString()]);
 }

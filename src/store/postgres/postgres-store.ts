@@ -143,8 +143,8 @@ export class PostgresStore implements Store {
     return this.guard(() => idempotency.claim(this.pool, claim));
   }
 
-  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined): Promise<void> {
-    return this.guard(() => idempotency.complete(this.pool, scope, key, response));
+  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
+    return this.guard(() => idempotency.complete(this.pool, scope, key, response, expiresAt));
   }
 
   putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {
