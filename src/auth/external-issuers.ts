@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, jwtVerify, errors } from 'jose';
+import { parseDuration } from '../config/sizes.js';
 import type { IssuerConfig } from '../config/types.js';
 import { bearerErrorOf } from './jose-errors.js';
 import { IssuerUnavailableError, type Principal } from './principal.js';
@@ -16,7 +17,8 @@ export class ExternalIssuers {
 
   constructor(issuers: IssuerConfig[]) {
     for (const config of issuers) {
-      const jwks = createRemoteJWKSet(new URL(config.jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
+      const cooldownDuration = parseDuration(config.jwksCooldown ?? '30s') * 1000;
+      const jwks = createRemoteJWKSet(new URL(config.jwksUri), { cooldownDuration, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
       this.byIssuer.set(config.issuer, { config, jwks });
     }
   }

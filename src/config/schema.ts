@@ -120,6 +120,7 @@ export const configSchema = {
               jwksUri: { type: 'string', format: 'uri', pattern: '^https?://' },
               audience: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] },
               requireAtJwt: { type: 'boolean' },
+              jwksCooldown: duration,
             },
           },
         },

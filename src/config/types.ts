@@ -58,6 +58,8 @@ export interface IssuerConfig {
   audience: string | string[];
   /** Require `typ: at+jwt` (RFC 9068); default true. Some providers send `JWT`: set false for them. */
   requireAtJwt?: boolean;
+  /** Least time between two fetches of the JWKS (refetches on unknown kids are capped by it); default 30s. */
+  jwksCooldown?: string;
 }
 
 /** A rate limit: `limit` requests per `window` (a duration such as 1m). */
