@@ -7,7 +7,7 @@ export const DEFAULTS = {
   database: './data/restwell.db',
   allowDestructiveMigrations: false,
   idempotency: { ttl: '24h' },
-  webhooks: { sources: {} },
+  webhooks: { sources: {}, workerDelayMs: 0 },
   auth: {
     tokenTtl: '15m',
     cacheTtl: '10s',
@@ -39,6 +39,26 @@ export const DEMO_CONFIG = {
         html: { type: 'string' },
         receivedAt: { type: 'datetime' },
         attachments: { type: 'json' },
+      },
+    },
+  },
+  webhooks: {
+    sources: {
+      // Unset secrets are generated once and kept in data/demo-secrets.json (see webhooks/inbound/demo-secrets.ts).
+      mail: {
+        description: 'Inbound e-mail from Postmark (JSON, HTTP Basic): each message becomes a messages record',
+        provider: 'postmark',
+        verify: { username: '${MAIL_HOOK_USER}', password: '${MAIL_HOOK_PASSWORD}' },
+        actions: [{ store: 'messages' }],
+        bodyLimit: '10mb',
+        rateLimit: { limit: 600, window: '1m' },
+      },
+      sms: {
+        description: 'Inbound SMS from Twilio: a text naming a character is answered with its number',
+        provider: 'twilio',
+        verify: { authToken: '${TWILIO_AUTH_TOKEN}' },
+        actions: [{ reply: { lookup: 'characters', by: 'name', template: '{name}: {number}' } }],
+        rateLimit: { limit: 600, window: '1m' },
       },
     },
   },

@@ -16,8 +16,11 @@ const problemsOf = (raw: unknown, env: NodeJS.ProcessEnv = {}) => {
 };
 
 test('no file: the demo config with characters and messages', () => {
-  const c = loadConfig({ env: {} });
+  const c = loadConfig({ env: { MAIL_HOOK_USER: 'u', MAIL_HOOK_PASSWORD: 'p', TWILIO_AUTH_TOKEN: 't' } });
   assert.deepEqual(Object.keys(c.resources), ['characters', 'messages']);
+  assert.deepEqual(Object.keys(c.webhooks.sources), ['mail', 'sms']);
+  // `restwell serve` supplies generated demo secrets; without them the demo names what is missing.
+  assert.throws(() => loadConfig({ env: {} }), /webhooks\.sources\.sms\.verify\.authToken: environment variable TWILIO_AUTH_TOKEN is not set/);
   assert.deepEqual(c.resources.characters.fields.name, { type: 'string', required: true, unique: true, maxLength: 200 });
   assert.equal(c.server.port, 8080);
   assert.equal(c.server.bodyLimit, 1024 * 1024);

@@ -63,7 +63,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     allowDestructiveMigrations: substituted.allowDestructiveMigrations ?? DEFAULTS.allowDestructiveMigrations,
     resources: substituted.resources ?? {},
     idempotency: { ttlSeconds: parseDuration(substituted.idempotency?.ttl ?? DEFAULTS.idempotency.ttl) },
-    webhooks: { sources: substituted.webhooks?.sources ?? {} },
+    webhooks: { sources: substituted.webhooks?.sources ?? {}, workerDelayMs: substituted.webhooks?.workerDelayMs ?? DEFAULTS.webhooks.workerDelayMs },
     auth: substituted.auth ?? {},
   };
 }

@@ -1,4 +1,5 @@
 import { FIELD_TYPES } from './types.js';
+import { webhooksSchema } from './webhooks-schema.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const fieldName = '^[a-zA-Z][a-zA-Z0-9_]{0,62}$';
@@ -95,10 +96,7 @@ export const configSchema = {
         },
       },
     },
-    webhooks: {
-      type: 'object',
-      properties: { sources: { type: 'object', propertyNames: { pattern: name }, additionalProperties: { type: 'object' } } },
-    },
+    webhooks: webhooksSchema,
     auth: {
       type: 'object',
       additionalProperties: false,

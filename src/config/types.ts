@@ -47,7 +47,11 @@ export interface RestwellConfig {
   allowDestructiveMigrations: boolean;
   resources: Record<string, ResourceConfig>;
   idempotency: { ttlSeconds: number };
-  webhooks: { sources: Record<string, Record<string, unknown>> };
+  webhooks: {
+    sources: Record<string, WebhookSourceConfig>;
+    /** Delay before the first try of a delivery's asynchronous actions (tests use it to widen the crash window). */
+    workerDelayMs: number;
+  };
   auth: AuthFileConfig;
 }
 
@@ -83,4 +87,40 @@ export interface AuthFileConfig {
   issuers?: IssuerConfig[];
   /** Per credential (or per client IP when anonymous), in memory per node; `false` turns it off. */
   rateLimit?: false | (RateLimitFileConfig & { resources?: Record<string, RateLimitFileConfig> });
+}
+
+/** `verify` of a webhook source: the keys its provider's scheme needs, or the explicit `none`. */
+export type WebhookVerifyConfig =
+  | 'none'
+  | {
+      secret?: string;
+      header?: string;
+      username?: string;
+      password?: string;
+      authToken?: string;
+      tolerance?: number;
+      publicUrl?: string;
+      algorithm?: 'md5hash' | 'md5' | 'sha1' | 'sha256' | 'sha512';
+    };
+
+/** One action a verified delivery triggers (DESIGN §1). */
+export type WebhookActionConfig =
+  | { store: string; /** record field → path in the normalized message, e.g. `subject: subject` */ map?: Record<string, string> }
+  | { reply: { lookup: string; by: string; template: string; /** when nothing matches; `{text}` is the message */ fallback?: string } }
+  | { emit: true };
+
+/** `webhooks.sources.<name>`: one inbound endpoint, `POST /webhooks/<name>`. */
+export interface WebhookSourceConfig {
+  provider: string;
+  verify: WebhookVerifyConfig;
+  actions?: WebhookActionConfig[];
+  description?: string;
+  /** Header carrying the provider's event id, when the built-in choice does not fit. */
+  idHeader?: string;
+  /** Dotted path to the event id in a JSON body (or a form field name). */
+  idPath?: string;
+  /** Largest accepted body (bytes or a size such as 10mb); default server.bodyLimit. */
+  bodyLimit?: number | string;
+  /** Deliveries accepted per window from all senders together; off unless set. */
+  rateLimit?: { limit: number; window: string };
 }

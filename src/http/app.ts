@@ -6,6 +6,7 @@ import { handleClientError, handleError, handleNotFound, KNOWN_METHODS } from '.
 import { sendProblem } from './problems.js';
 import { PATCH_TYPES } from './resources/patch.js';
 import { routeTable, type Route } from './routes.js';
+import { registerWebhookRoutes } from '../webhooks/inbound/register.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
 export interface AppOptions {
@@ -35,6 +36,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const routes = routeTable(ctx.resources.values());
   const idempotency = idempotencyHooks(ctx);
   const formRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
+  const rawRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   for (const route of routes) {
     const idempotent = (route.kind === 'create' || route.kind === 'patch') && !route.secretResponse;
     const options = {
@@ -46,6 +48,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       ...(idempotent ? { preHandler: idempotency.preHandler, onSend: idempotency.onSend } : {}),
     };
     if (route.form) formRoutes.push(options);
+    else if (route.rawBody) rawRoutes.push(options);
     else app.route(options);
   }
   // Form bodies (OAuth) are parsed only on the routes that take them, by their handlers.
@@ -54,6 +57,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
     for (const options of formRoutes) scope.route(options);
   });
+  // Webhook bodies stay raw bytes (signatures cover them exactly); JSON parsing elsewhere is unchanged.
+  registerWebhookRoutes(app, ctx, rawRoutes);
   for (const [path, allowed] of allowedByPath(routes)) registerMethodFallbacks(app, path, allowed);
   return app;
 }

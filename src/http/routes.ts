@@ -13,6 +13,7 @@ import { listEvents, readEvent } from './events/events.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { authRoutes } from '../auth/routes.js';
 import type { AccessRule } from '../config/types.js';
+import { webhookRoutes } from '../webhooks/inbound/routes.js';
 
 /** HTTP methods with a meaning on some route; any other method is 501 everywhere. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -30,7 +31,7 @@ export interface Route {
   /** The resource the route serves, for resource routes. */
   resource?: ResourceDefinition;
   /** Kind of operation, for documentation and access rules. */
-  kind: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'meta' | 'events';
+  kind: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'meta' | 'events' | 'webhook-receive' | 'webhook-inbox';
   /**
    * Who may call it, for routes that are not resource routes (those follow their resource's
    * `access`): an access rule, or `client` for OAuth endpoints that authenticate the client themselves.
@@ -41,6 +42,8 @@ export interface Route {
   form?: boolean;
   /** The response carries a secret shown once, so it is never stored for Idempotency-Key replay. */
   secretResponse?: boolean;
+  /** Takes any body as raw bytes, unparsed (webhook receivers verify signatures over the exact bytes). */
+  rawBody?: boolean;
 }
 
 /**
@@ -56,6 +59,7 @@ export function routeTable(resources: Iterable<ResourceDefinition>): Route[] {
     { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values())), kind: 'meta' },
     { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values())), kind: 'meta' },
     ...authRoutes(),
+    ...webhookRoutes(),
   ];
   for (const r of resources) {
     const collection = `/${r.name}`;

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DEFAULTS } from '../../config/defaults.js';
+import { isPostgresUrl } from '../../store/open.js';
+import { sqlitePath } from '../../store/sqlite/sqlite-store.js';
+
+/** The environment variables the demo config's webhook sources read their secrets from. */
+export const DEMO_SECRET_NAMES = ['MAIL_HOOK_USER', 'MAIL_HOOK_PASSWORD', 'TWILIO_AUTH_TOKEN'] as const;
+
+const generators: Record<(typeof DEMO_SECRET_NAMES)[number], () => string> = {
+  MAIL_HOOK_USER: () => 'postmark',
+  MAIL_HOOK_PASSWORD: () => randomBytes(18).toString('base64url'),
+  // Twilio auth tokens are 32 hex digits.
+  TWILIO_AUTH_TOKEN: () => randomBytes(16).toString('hex'),
+};
+
+/** Where the demo keeps its generated secrets: next to the SQLite file, else in ./data. */
+export function demoSecretsPath(database: string | undefined): string {
+  const db = database ?? DEFAULTS.database;
+  const path = isPostgresUrl(db) ? ':memory:' : sqlitePath(db);
+  return join(path === ':memory:' ? './data' : dirname(path), 'demo-secrets.json');
+}
+
+/**
+ * The environment to resolve the demo config with: `env`, plus the demo's webhook secrets it
+ * lacks, read from `path` or generated once and saved there (mode 0600). Set variables win, so
+ * a user can pin the secrets; nothing is written when all of them are set.
+ */
+export function withDemoSecrets(env: NodeJS.ProcessEnv, path: string): NodeJS.ProcessEnv {
+  const missing = DEMO_SECRET_NAMES.filter((n) => !env[n]);
+  if (!missing.length) return env;
+  let saved: Record<string, string> = {};
+  if (existsSync(path)) {
+    try {
+      saved = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      saved = {}; // A damaged file is replaced: the secrets are only the demo's.
+    }
+  }
+  let changed = false;
+  for (const name of missing) {
+    if (typeof saved[name] === 'string' && saved[name]) continue;
+    saved[name] = generators[name]();
+    changed = true;
+  }
+  if (changed) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+    chmodSync(path, 0o600);
+  }
+  const out = { ...env };
+  for (const name of missing) out[name] = saved[name];
+  return out;
+}

@@ -1,0 +1,130 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequestError, DomainError, NotFoundError } from '../../core/errors.js';
+import type { AppContext } from '../../http/context.js';
+import type { Link } from '../../http/hal.js';
+import { sendRepresentation } from '../../http/respond.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/resources/list-params.js';
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../store/inbox.js';
+import { webhookHub } from './hub.js';
+
+const STATUSES: DeliveryStatus[] = ['received', 'processed', 'failed'];
+
+/** The body as text when it is UTF-8, else base64 (multipart mail with binary attachments). */
+function bodyOf(body: Buffer): { body: string; bodyEncoding: 'utf8' | 'base64' } {
+  const text = body.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(body) ? { body: text, bodyEncoding: 'utf8' } : { body: body.toString('base64'), bodyEncoding: 'base64' };
+}
+
+const base = (d: Delivery) => `/webhooks/${d.source}/events`;
+
+/** The HAL representation of a delivery; lists leave out headers and body. */
+export function halDelivery(d: Delivery, full = true): Record<string, unknown> {
+  const links: Record<string, Link> = { self: { href: `${base(d)}/${d.id}` }, collection: { href: base(d) }, attempts: { href: `${base(d)}/${d.id}/attempts` } };
+  const summary = {
+    id: d.id, source: d.source, eventId: d.eventId, receivedAt: d.receivedAt, status: d.status, attempts: d.attempts,
+    nextAttemptAt: d.nextAttemptAt, lastError: d.lastError, verification: d.verification,
+  };
+  if (!full) return { ...summary, _links: links };
+  return { ...summary, contentType: d.contentType, headers: d.headers, ...bodyOf(d.body), response: d.response, attemptLog: d.attemptLog, _links: links };
+}
+
+function halAttempt(d: Delivery, a: DeliveryAttempt): Record<string, unknown> {
+  const self = `${base(d)}/${d.id}/attempts/${a.number}`;
+  return { ...a, _links: { self: { href: self }, delivery: { href: `${base(d)}/${d.id}` } } };
+}
+
+function sourceOf(ctx: AppContext, request: FastifyRequest): string {
+  const { source } = request.params as { source: string };
+  if (!webhookHub(ctx).sources.has(source)) throw new NotFoundError(`no webhook source is named "${source}"`);
+  return source;
+}
+
+async function deliveryOf(ctx: AppContext, request: FastifyRequest): Promise<Delivery> {
+  const source = sourceOf(ctx, request);
+  const { id } = request.params as { id: string };
+  const d = await ctx.store.inbox.get(source, id);
+  if (!d) throw new NotFoundError(`source ${source} has no delivery ${id}`);
+  return d;
+}
+
+/** `GET /webhooks/{source}/events`: the source's inbox, oldest first; `status` filters, `cursor` resumes. */
+export function listDeliveries(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const source = sourceOf(ctx, request);
+    const q = request.query as Record<string, string | undefined>;
+    for (const k of Object.keys(q)) if (!['status', 'limit', 'cursor'].includes(k)) throw bad(`unknown query parameter "${k}"; use status, limit, cursor`);
+    const limit = q.limit === undefined ? DEFAULT_LIMIT : Number(q.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+    const status = q.status as DeliveryStatus | undefined;
+    if (status !== undefined && !STATUSES.includes(status)) throw bad(`status must be one of ${STATUSES.join(', ')}`);
+    const after = q.cursor === undefined ? 0 : decodeCursor(String(q.cursor));
+    const rows = await ctx.store.inbox.list(source, { after, limit: limit + 1, status });
+    const page = rows.slice(0, limit);
+    const href = (cursor?: number) => {
+      const s = new URLSearchParams();
+      if (status) s.set('status', status);
+      if (q.limit !== undefined) s.set('limit', String(limit));
+      if (cursor) s.set('cursor', encodeCursor(cursor));
+      return `/webhooks/${source}/events${s.size ? `?${s}` : ''}`;
+    };
+    // `next` is always given, as on /events: the inbox grows, and a reader polls it.
+    const links: Record<string, Link> = { self: { href: href(after) }, first: { href: href() }, next: { href: href(page.at(-1)?.seq ?? after) } };
+    reply.header('link', `<${links.next.href}>; rel="next", <${links.first.href}>; rel="first"`);
+    return sendRepresentation(request, reply, 200, { _links: links, count: page.length, _embedded: { deliveries: page.map((d) => halDelivery(d, false)) } });
+  };
+}
+
+/** `GET /webhooks/{source}/events/{id}`: one delivery with headers, raw body, response and attempts. */
+export function readDelivery(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => sendRepresentation(request, reply, 200, halDelivery(await deliveryOf(ctx, request)));
+}
+
+/** `GET /webhooks/{source}/events/{id}/attempts`: the delivery's attempt log. */
+export function listAttempts(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const d = await deliveryOf(ctx, request);
+    const links = { self: { href: `${base(d)}/${d.id}/attempts` }, delivery: { href: `${base(d)}/${d.id}` } };
+    return sendRepresentation(request, reply, 200, { _links: links, count: d.attemptLog.length, _embedded: { attempts: d.attemptLog.map((a) => halAttempt(d, a)) } });
+  };
+}
+
+/** `GET /webhooks/{source}/events/{id}/attempts/{n}`. */
+export function readAttempt(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const d = await deliveryOf(ctx, request);
+    const { n } = request.params as { n: string };
+    const attempt = d.attemptLog.find((a) => String(a.number) === n);
+    if (!attempt) throw new NotFoundError(`delivery ${d.id} has no attempt ${n}`);
+    return sendRepresentation(request, reply, 200, halAttempt(d, attempt));
+  };
+}
+
+/**
+ * `POST /webhooks/{source}/events/{id}/attempts`: runs the delivery's actions again now (for a
+ * received or failed delivery) and answers 201 with the attempt's outcome.
+ */
+export function createAttempt(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const d = await deliveryOf(ctx, request);
+    if (d.status === 'processed') throw new DomainError('webhook-already-processed', `delivery ${d.id} was already processed; another attempt would repeat its actions`);
+    const after = await webhookHub(ctx).worker.process(d);
+    if (!after) throw new DomainError('webhook-already-processed', `another attempt at delivery ${d.id} is under way or just finished; GET it to see the outcome`);
+    const attempt = after.attemptLog.at(-1)!;
+    const body = { ...halAttempt(after, attempt), delivery: halDelivery(after, false) };
+    return sendRepresentation(request, reply, 201, body, { location: `${base(after)}/${after.id}/attempts/${attempt.number}` });
+  };
+}
+
+function encodeCursor(seq: number): string {
+  return Buffer.from(`d${seq}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw bad('cursor is not a cursor this server issued; follow the next link');
+  return Number(m[1]);
+}
+
+function bad(message: string) {
+  return new BadRequestError('invalid-query', message);
+}

@@ -1,0 +1,45 @@
+/** Lower-case words separated by single spaces, padded with one space each side: ` who is homer `. */
+export function wordsOf(text: string): string {
+  const words = text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.length ? ` ${words.join(' ')} ` : '';
+}
+
+/**
+ * The candidate whose value the text mentions as whole words, ignoring case, punctuation and
+ * surrounding words ("who is homer?" mentions "Homer"); the longest mention wins, so "Homer
+ * Simpson" beats "Homer". Undefined when none is mentioned.
+ */
+export function findMention<T>(text: string, candidates: Iterable<{ value: string; item: T }>): T | undefined {
+  const haystack = wordsOf(text);
+  if (!haystack) return undefined;
+  let best: { length: number; item: T } | undefined;
+  for (const c of candidates) {
+    const needle = wordsOf(c.value);
+    if (!needle || (best && needle.length <= best.length)) continue;
+    if (haystack.includes(needle)) best = { length: needle.length, item: c.item };
+  }
+  return best?.item;
+}
+
+/** Fills `{field}` placeholders from `values`; absent or null values become empty text. */
+export function renderTemplate(template: string, values: Record<string, unknown>): string {
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+    const v = values[name];
+    if (v === null || v === undefined) return '';
+    return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  });
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Escapes text for XML element content and attributes; drops characters XML 1.0 forbids. */
+export function xmlEscape(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+}
+
+/** A TwiML document answering a message: `<Response><Message>…</Message></Response>`, or an empty `<Response/>`. */
+export function twiml(message?: string): string {
+  const body = message === undefined ? '' : `<Message>${xmlEscape(message)}</Message>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
+}
