@@ -42,8 +42,9 @@ export function parseClient(out: string): { id: string; secret: string } | undef
   } catch {
     // Not JSON: look for labelled lines.
   }
-  const id = /client[ _-]?id\W+(\S+)/i.exec(out)?.[1];
-  const secret = /client[ _-]?secret\W+(\S+)/i.exec(out)?.[1];
+  // Restwell's client ids start rwc_ and secrets rws_ (src/auth/oauth-clients.ts); labels are the fallback.
+  const id = /\brwc_[A-Za-z0-9_-]+/.exec(out)?.[0] ?? /client[ _-]?id\W+(\S+)/i.exec(out)?.[1];
+  const secret = /\brws_[A-Za-z0-9_-]+/.exec(out)?.[0] ?? /client[ _-]?secret\W+(\S+)/i.exec(out)?.[1];
   return id && secret ? { id, secret } : undefined;
 }
 
