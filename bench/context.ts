@@ -57,7 +57,10 @@ export async function seededDatabase(ctx: BenchContext, name: string, count: num
 /** An error in one line for a table cell: its first line and, for a server that would not start, its last words. */
 export function reason(err: unknown): string {
   const lines = String((err as Error)?.message ?? err).split('\n').map((l) => l.trim()).filter(Boolean);
-  const text = lines.length > 1 ? `${lines[0]}: ${lines[lines.length - 1]}` : (lines[0] ?? 'failed');
+  // A crashed node process ends with its version line; the error line above it says what happened.
+  const rest = lines.slice(1);
+  const telling = rest.find((l) => /^restwell:|error/i.test(l) && !/^\s*at /.test(l)) ?? rest[rest.length - 1];
+  const text = telling ? `${lines[0]}: ${telling}` : (lines[0] ?? 'failed');
   return text.length > 220 ? `${text.slice(0, 217)}...` : text;
 }
 

@@ -106,7 +106,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     await waitReady(`${url}${options.readyPath ?? '/'}`, child, options.readyTimeoutMs ?? 20_000);
   } catch (err) {
     await server.stop();
-    throw new Error(`${options.name} did not start: ${(err as Error).message}\n${log.trim().split('\n').slice(-6).join('\n')}`);
+    throw new Error(`${options.name} did not start: ${(err as Error).message}\n${log.trim().split('\n').slice(-16).join('\n')}`);
   }
   return server;
 }

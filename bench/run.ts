@@ -24,24 +24,28 @@ import { judgeTargets } from './targets.js';
 
 /** A part of the run; a failing section becomes a flagged line in the table instead of ending the run. */
 interface Section {
+  /** For `BENCH_ONLY=key,key` (development: run some sections only). */
+  key: string;
   name: string;
   optional: boolean;
   run: (ctx: BenchContext) => Promise<Row[]>;
 }
 
 const SECTIONS: Section[] = [
-  { name: 'raw node:http', optional: false, run: ceilingRows },
-  { name: 'json-server', optional: false, run: jsonServerRows },
-  { name: 'Restwell on SQLite', optional: false, run: restwellRows },
-  { name: 'Restwell --workers 2', optional: true, run: workersRows },
-  { name: 'Restwell with an API key', optional: true, run: apiKeyRows },
-  { name: 'Restwell with a JWT', optional: true, run: jwtRows },
-  { name: 'Restwell on PostgreSQL', optional: true, run: postgresRows },
-  { name: 'Standard Webhooks ingestion', optional: true, run: webhookRows },
+  { key: 'ceiling', name: 'raw node:http', optional: false, run: ceilingRows },
+  { key: 'json-server', name: 'json-server', optional: false, run: jsonServerRows },
+  { key: 'restwell', name: 'Restwell on SQLite', optional: false, run: restwellRows },
+  { key: 'workers', name: 'Restwell --workers 2', optional: true, run: workersRows },
+  { key: 'api-key', name: 'Restwell with an API key', optional: true, run: apiKeyRows },
+  { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows },
+  { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows },
+  { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows },
 ];
 
 function command(quick: boolean): string {
-  const env = [quick ? 'BENCH_QUICK=1' : '', process.env.BENCH_CONNECTIONS ? `BENCH_CONNECTIONS=${process.env.BENCH_CONNECTIONS}` : ''].filter(Boolean).join(' ');
+  const env = [quick ? 'BENCH_QUICK=1' : '', ...['BENCH_CONNECTIONS', 'BENCH_ONLY', 'BENCH_SKIP_BUILD'].map((k) => (process.env[k] ? `${k}=${process.env[k]}` : ''))]
+    .filter(Boolean)
+    .join(' ');
   const cmd = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : `node --import tsx bench/run.ts`;
   return env ? `${env} ${cmd}` : cmd;
 }
@@ -72,7 +76,8 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   let failed = false;
   try {
-    for (const section of SECTIONS) {
+    const only = process.env.BENCH_ONLY?.split(',').map((k) => k.trim());
+    for (const section of SECTIONS.filter((s) => !only || only.includes(s.key))) {
       try {
         rows.push(...(await section.run(ctx)));
       } catch (err) {
