@@ -4,6 +4,7 @@ import { configSchema } from '../config/schema.js';
 import { SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
 import { openapi } from './openapi.js';
 import { serve } from './serve.js';
+import { hooksSend } from './hooks.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -42,6 +43,17 @@ program
   .option('-c, --config <file>', 'config file (YAML or JSON); env RESTWELL_CONFIG')
   .option('-o, --output <file>', 'write it to this file instead of stdout')
   .action(openapi);
+
+const hooks = program.command('hooks').description('inbound webhooks: send signed test deliveries');
+hooks
+  .command('send <source>')
+  .description('send a realistic, correctly signed delivery for a configured source to a running server')
+  .option('-f, --file <file>', 'the provider payload to send (signed as is)')
+  .option('-t, --text <text>', 'the message text (SMS) or e-mail body and subject')
+  .option('-u, --url <url>', 'where the server listens', 'http://localhost:8080')
+  .option('-c, --config <file>', 'config file with the source (and its secrets); env RESTWELL_CONFIG')
+  .option('--db <url>', 'database of the demo server (its generated secrets are kept next to it)')
+  .action(hooksSend);
 
 program
   .command('config-schema')

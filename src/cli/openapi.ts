@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load.js';
 import { defineResources } from '../core/resource.js';
 import { buildOpenApi } from '../http/openapi/document.js';
 import { routeTable } from '../http/routes.js';
+import { withDemoPlaceholders } from '../webhooks/inbound/demo-secrets.js';
 
 /** Options of `restwell openapi`. */
 export interface OpenApiOptions {
@@ -15,7 +16,8 @@ export interface OpenApiOptions {
  * written to a file). It needs only the config and the route table, never the database.
  */
 export function openapi(options: OpenApiOptions): void {
-  const config = loadConfig({ file: options.config });
+  // The document does not depend on secrets, so the demo's unset ones are not generated here.
+  const config = loadConfig({ file: options.config, env: withDemoPlaceholders() });
   const text = JSON.stringify(buildOpenApi({ config, routes: routeTable(defineResources(config)) }), null, 2) + '\n';
   if (options.output) writeFileSync(options.output, text);
   else process.stdout.write(text);

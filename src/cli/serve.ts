@@ -3,6 +3,8 @@ import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../server.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { isWorker, superviseWorkers } from './workers.js';
+import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
+import { hooksBanner } from './hooks.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -18,7 +20,8 @@ export interface ServeOptions {
 
 /** Starts the server and keeps it running until SIGINT/SIGTERM, then closes cleanly. */
 export async function serve(options: ServeOptions): Promise<void> {
-  const config = loadConfig({ file: options.config, overrides: { port: options.port, host: options.host, database: options.db } });
+  const env = cliConfigEnv({ file: options.config, database: options.db });
+  const config = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db } });
   const workers = options.workers ?? 1;
   if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait);
   const server = await startServer(config, options.dbWait);
@@ -81,7 +84,9 @@ function banner(config: RestwellConfig, resources: string[], port: number, worke
   const first = resources[0];
   process.stdout.write(
     `\nRestwell is serving ${resources.join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
-      (first ? `Try:  curl -i http://localhost:${port}/${first}\n\n` : '\n'),
+      (first ? `Try:  curl -i http://localhost:${port}/${first}\n` : '') +
+      hooksBanner(config, port) +
+      '\n',
   );
 }
 

@@ -53,3 +53,20 @@ export function withDemoSecrets(env: NodeJS.ProcessEnv, path: string): NodeJS.Pr
   for (const name of missing) out[name] = saved[name];
   return out;
 }
+
+/**
+ * The environment a CLI command resolves its config with. For the built-in demo (no config file)
+ * that includes the demo's webhook secrets, kept next to its database; a user's config is
+ * resolved with `env` as is, so an unset variable there still stops start-up.
+ */
+export function cliConfigEnv(options: { file?: string; database?: string }, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (options.file ?? env.RESTWELL_CONFIG) return env;
+  return withDemoSecrets(env, demoSecretsPath(options.database ?? env.DATABASE_URL));
+}
+
+/** For commands that never use the secrets (`openapi`): placeholders for the demo's unset ones, nothing written. */
+export function withDemoPlaceholders(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of DEMO_SECRET_NAMES) out[name] ||= 'unset';
+  return out;
+}
