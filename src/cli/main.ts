@@ -2,6 +2,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
 import { SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
+import { clientsCommand } from './clients.js';
+import { keysCommand } from './keys.js';
 import { openapi } from './openapi.js';
 import { serve } from './serve.js';
 import { hooksSend } from './hooks.js';
@@ -44,6 +46,9 @@ program
   .option('-o, --output <file>', 'write it to this file instead of stdout')
   .action(openapi);
 
+program.addCommand(keysCommand());
+program.addCommand(clientsCommand());
+
 const hooks = program.command('hooks').description('inbound webhooks: send signed test deliveries');
 hooks
   .command('send <source>')
@@ -63,7 +68,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) {
+  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) {
     process.stderr.write(`restwell: ${err.message}\n`);
   } else {
     process.stderr.write(`restwell: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -2,6 +2,7 @@ import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../server.js';
 import { StoreUnavailableError } from '../store/errors.js';
+import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { hooksBanner } from './hooks.js';
@@ -23,7 +24,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const env = cliConfigEnv({ file: options.config, database: options.db });
   const config = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db } });
   const workers = options.workers ?? 1;
-  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait);
+  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config);
   const server = await startServer(config, options.dbWait);
   const { app } = server;
   if (!isWorker()) {
@@ -31,7 +32,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     for (const line of server.sync.notes) app.log.warn(`schema: ${line}`);
   }
   await app.listen({ port: config.server.port, host: config.server.host });
-  if (!isWorker()) banner(config, [...app.restwell.resources.keys()], (app.server.address() as { port: number }).port);
+  if (!isWorker()) banner(config, [...app.restwell.resources.keys()], (app.server.address() as { port: number }).port, 1, options.config);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -48,14 +49,14 @@ export async function serve(options: ServeOptions): Promise<void> {
  * `serve --workers N`: the primary syncs the schema once (so workers starting together find
  * nothing to change), then supervises the workers until SIGTERM/SIGINT.
  */
-async function supervise(config: RestwellConfig, workers: number, dbWait?: number): Promise<void> {
+async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string): Promise<void> {
   const server = await startServer(config, dbWait);
   const resources = [...server.app.restwell.resources.keys()];
   for (const line of server.sync.applied) process.stderr.write(`restwell: schema: ${line}\n`);
   for (const line of server.sync.notes) process.stderr.write(`restwell: schema: ${line}\n`);
   await server.close();
   const log = { info: (l: string) => process.stderr.write(`restwell: ${l}\n`), warn: (l: string) => process.stderr.write(`restwell: ${l}\n`) };
-  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers));
+  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers, configFile));
   process.exit(0);
 }
 
@@ -80,12 +81,13 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
   }
 }
 
-function banner(config: RestwellConfig, resources: string[], port: number, workers = 1): void {
+function banner(config: RestwellConfig, resources: string[], port: number, workers = 1, configFile?: string): void {
   const first = resources[0];
   process.stdout.write(
     `\nRestwell is serving ${resources.join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
       (first ? `Try:  curl -i http://localhost:${port}/${first}\n` : '') +
-      hooksBanner(config, port) +
+      `Create an API key (printed once):  ${createKeyCommand({ ...config, database: redact(config.database) }, configFile)}\n` +
+      hooksBanner(config, port, configFile) +
       '\n',
   );
 }

@@ -1,0 +1,23 @@
+import { AuthService } from '../auth/auth-service.js';
+import { loadConfig } from '../config/load.js';
+import type { RestwellConfig } from '../config/types.js';
+import { openStore } from '../store/open.js';
+import { withDemoPlaceholders } from '../webhooks/inbound/demo-secrets.js';
+
+/** Options every credentials command takes: the same config and database as `serve`. */
+export interface StoreOptions {
+  config?: string;
+  db?: string;
+}
+
+/** Opens the store `serve` would use and runs `work` with its auth service, then closes it. */
+export async function withAuth<T>(options: StoreOptions, work: (auth: AuthService, config: RestwellConfig) => Promise<T>): Promise<T> {
+  // Credentials never touch the webhook secrets, so the demo's unset ones need not be generated here.
+  const config = loadConfig({ file: options.config, env: withDemoPlaceholders(), overrides: { database: options.db } });
+  const store = await openStore(config.database);
+  try {
+    return await work(new AuthService(config, store), config);
+  } finally {
+    await store.close();
+  }
+}
