@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, resolveConfig } from '../../config/load.js';
+import { createContext } from '../../http/context.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { compileSources } from './sources.js';
+
+const problemsOf = (sources: Record<string, unknown>) => {
+  const config = resolveConfig({ resources: { people: { fields: { name: { type: 'string' } } } }, webhooks: { sources } }, { env: {} });
+  const ctx = createContext(config, new SqliteStore(':memory:'));
+  try {
+    compileSources(config, ctx.resources, ctx.validators);
+    return [];
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    return err.problems;
+  }
+};
+
+test('a source whose verify config its provider cannot use stops start-up, naming the key', () => {
+  assert.deepEqual(problemsOf({ a: { provider: 'twilio', verify: { secret: 'x' } } }), ['webhooks.sources.a.verify: provider twilio needs verify.authToken, or verify.username + verify.password (or verify: none)']);
+  assert.match(problemsOf({ a: { provider: 'standard-webhooks', verify: { secret: 'whsec_' } } })[0]!, /^webhooks\.sources\.a\.verify: .*whsec_/);
+  assert.deepEqual(problemsOf({ a: { provider: 'generic', verify: 'none' } }), []);
+});
+
+test('actions must name existing resources and fields', () => {
+  assert.deepEqual(problemsOf({ a: { provider: 'generic', verify: 'none', actions: [{ store: 'nope' }] } }), ['webhooks.sources.a.actions.0.store: no resource named "nope"']);
+  assert.deepEqual(problemsOf({ a: { provider: 'generic', verify: 'none', actions: [{ store: 'people', map: { age: 'x' } }] } }), ['webhooks.sources.a.actions.0.map.age: people has no field "age"']);
+  assert.deepEqual(problemsOf({ a: { provider: 'twilio', verify: 'none', actions: [{ reply: { lookup: 'people', by: 'nick', template: '{name}' } }] } }), ['webhooks.sources.a.actions.0.reply.by: people has no field "nick"']);
+  assert.deepEqual(problemsOf({ a: { provider: 'github', verify: 'none', actions: [{ reply: { lookup: 'people', by: 'name', template: '{name}' } }] } }), ['webhooks.sources.a.actions: reply answers text messages; provider github sends none (use twilio or vonage)']);
+});
+
+test('the config schema names unknown providers and keys', () => {
+  assert.throws(() => resolveConfig({ webhooks: { sources: { a: { provider: 'fax', verify: 'none' } } } }, { env: {} }), /webhooks\.sources\.a\.provider: must be one of/);
+  assert.throws(() => resolveConfig({ webhooks: { sources: { a: { provider: 'github' } } } }, { env: {} }), /webhooks\.sources\.a: missing required key "verify"/);
+});
