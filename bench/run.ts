@@ -3,7 +3,7 @@
 // See bench/README.md for what each row measures and how long it takes.
 import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chartSvg } from './chart.js';
 import { notRun, reason, type BenchContext } from './context.js';
@@ -61,6 +61,7 @@ function nproc(): string {
 async function main(): Promise<number> {
   const settings = benchSettings();
   const startedAt = new Date();
+  const loadBefore = loadavg()[0];
   const work = join(ROOT, 'bench', '.work', `run-${process.pid}`);
   installCleanup(() => rmSync(work, { recursive: true, force: true }));
   const t0 = performance.now();
@@ -103,7 +104,7 @@ async function main(): Promise<number> {
     '',
     `- Command: \`${command(settings.quick)}\``,
     `- Date: ${startedAt.toISOString()}; total time ${elapsed.toFixed(0)} s`,
-    `- Machine: ${machine}`,
+    `- Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (anything else using the CPU lowers and scatters every figure)`,
     `- Load: autocannon 8 in the bench process, ${timing}; every server in its own child process on 127.0.0.1`,
     '- Ratios: req/s divided by raw node:http (fixed body; GET rows by the GET ceiling, write rows by the POST ceiling) and by json-server in the same scenario.',
     '- A row marked ⚠ had non-2xx responses, connection errors or a wrong first response: its figures are shown but count for no target.',
