@@ -121,7 +121,7 @@ async function main(): Promise<number> {
   writeFileSync(join(ROOT, 'bench', 'results.md'), md);
   writeFileSync(join(ROOT, 'bench', 'results.svg'), chartSvg(rows, `Restwell bench — ${settings.quick ? 'QUICK SMOKE RUN, ' : ''}req/s (${machine.split(' (')[0]}, ${startedAt.toISOString().slice(0, 10)})`));
 
-  process.stdout.write(`\n${label}\n${machine}\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
+  process.stdout.write(`\n${label}\n${machine}; load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
   process.stdout.write(`Wrote bench/results.md and bench/results.svg in ${elapsed.toFixed(0)} s.\n`);
   return failed ? 1 : 0;
 }
