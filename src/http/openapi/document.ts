@@ -7,6 +7,7 @@ import { header } from './headers.js';
 import { operationDoc, type DocRoute } from './operation-doc.js';
 import { problemResponses, problemSchema } from './problem-responses.js';
 import { idSchema, type SchemaContext } from './schemas.js';
+import { operationSecurity, securitySchemes } from '../../auth/openapi-security.js';
 
 /** The version of this Restwell, from package.json (the same file in the source tree and the build). */
 export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string; license?: string };
@@ -34,6 +35,7 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   for (const route of routes) {
     const path = openApiPath(route.path);
     const doc = operationDoc(route, ctx);
+    const auth = operationSecurity(route);
     const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
     tags.set(tag, tagDescription(tag, route.resource));
     const item = (paths[path] ??= { parameters: pathParameters(path, route.resource, doc.pathParameters) });
@@ -44,9 +46,10 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
       tags: [tag],
       ...(doc.parameters?.length ? { parameters: doc.parameters } : {}),
       ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
+      ...(auth.security ? { security: auth.security } : {}),
       responses: {
         ...doc.responses,
-        ...problemResponses(doc.problems, ctx, { acceptPatch: doc.acceptPatch }),
+        ...problemResponses([...new Set([...doc.problems, ...auth.problems])], ctx, { acceptPatch: doc.acceptPatch }),
         ...(doc.anyProblem ? { default: { description: 'An error, as a problem', content: { 'application/problem+json': { schema: problemSchema(ctx) } } } } : {}),
       },
     };
@@ -66,7 +69,7 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     servers: [{ url: publicUrl || '/', description: publicUrl ? 'This server (server.publicUrl)' : 'This server' }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
-    components: ctx.components.toJSON(),
+    components: { ...ctx.components.toJSON(), securitySchemes: securitySchemes(ctx.resources.values()) },
   };
 }
 

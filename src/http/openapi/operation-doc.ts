@@ -7,7 +7,7 @@ import { RECORD_OPERATIONS } from './record-operations.js';
 import type { SchemaContext } from './schemas.js';
 
 /** A route as the generator needs it: the table's row without its handler; `kind` may be one it does not know yet. */
-export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource'> & { kind: string };
+export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource' | 'access'> & { kind: string };
 
 /** What a kind of route contributes to its operation; the document builder adds the rest. */
 export interface OperationDoc {

@@ -1,0 +1,42 @@
+import type { AccessRule } from '../config/types.js';
+import type { ResourceDefinition } from '../core/resource.js';
+import { rulesFor, scopesOf, type ResourceOperation } from './access.js';
+import { ADMIN_SCOPE } from './scopes.js';
+
+type Json = Record<string, unknown>;
+/** What the OpenAPI generator knows of a route. */
+export interface SecuredRoute {
+  kind: string;
+  resource?: ResourceDefinition;
+  access?: AccessRule | 'client';
+}
+
+const RESOURCE_KINDS = new Set(['list', 'create', 'read', 'replace', 'patch', 'delete']);
+
+/** The security schemes: a bearer token (API key or JWT), OAuth 2.0 client credentials, client Basic auth. */
+export function securitySchemes(resources: Iterable<ResourceDefinition>): Json {
+  const scopes: Record<string, string> = { [ADMIN_SCOPE]: 'Admin: every operation, including /api-keys and /oauth/clients' };
+  for (const r of resources) for (const rule of Object.values(r.access)) for (const s of scopesOf(rule)) scopes[s] = `Required by some operations on ${r.name}`;
+  return {
+    bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`rw_…`, from `restwell keys create` or POST /api-keys) or an access token (RFC 9068 JWT) from /oauth/token or a configured issuer' },
+    oauth2: { type: 'oauth2', description: 'OAuth 2.0 client credentials (RFC 6749 §4.4)', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes } } },
+    clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client authentication: client_id and client_secret (or send them in the form body)' },
+  };
+}
+
+/**
+ * The `security` of one operation and the auth problems it can answer with; undefined security
+ * means the operation is public. Scoped rules list their scopes; `owner` rules need any token.
+ */
+export function operationSecurity(route: SecuredRoute): { security?: Json[]; problems: Array<'unauthorized' | 'forbidden' | 'rate-limited' | 'malformed-authorization'> } {
+  if (route.access === 'client') return { security: [{ clientBasic: [] }, {}], problems: ['rate-limited'] };
+  const rules = route.access ? [route.access] : route.resource && RESOURCE_KINDS.has(route.kind) ? rulesFor(route.resource, route.kind as ResourceOperation) : undefined;
+  if (!rules) return { problems: [] };
+  if (rules.every((r) => r === 'public')) return { problems: ['malformed-authorization', 'unauthorized', 'rate-limited'] };
+  const scopes = [...new Set(rules.flatMap(scopesOf))];
+  return {
+    // Only OAuth 2.0 schemes carry scopes; the bearer scheme lists none (its scopes are the same).
+    security: [{ bearer: [] }, { oauth2: scopes }],
+    problems: ['malformed-authorization', 'unauthorized', ...(scopes.length ? (['forbidden'] as const) : []), 'rate-limited'],
+  };
+}
