@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { StoreUnavailableError } from '../errors.js';
 
 /** Where a PostgreSQL store lives: the connection URL pg gets, and the schema its tables go in. */
 export interface PgTarget {
@@ -43,7 +44,7 @@ const types = {
  * the pool replaces it on demand, which is how service resumes after an outage.
  */
 export function createPool(target: PgTarget, onIdleError: (err: Error) => void): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new UnavailableOnConnectPool({
     connectionString: target.connectionString,
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
     types,
@@ -53,5 +54,25 @@ export function createPool(target: PgTarget, onIdleError: (err: Error) => void):
     idleTimeoutMillis: 30_000,
   });
   pool.on('error', onIdleError);
+  // A connection that dies while checked out but between statements (mid-transaction) emits
+  // 'error' on its client, which would crash the process without a listener. The failure still
+  // reaches the caller: the client's next statement fails, and it is then released as broken.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
+}
+
+/**
+ * A pool whose failure to hand out a connection is always StoreUnavailableError: whatever the
+ * server said while refusing a new connection (refused socket, timeout, 57P03 starting up, 55000
+ * not accepting connections, 53300 too many), no statement ran, so the database is simply not
+ * available now. `pool.query` connects through this method too.
+ */
+class UnavailableOnConnectPool extends pg.Pool {
+  override connect(...args: unknown[]): any {
+    const cb = args[0] as ((err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) | undefined;
+    if (!cb) return new Promise((resolve, reject) => this.connect((err: Error | undefined, client: pg.PoolClient) => (err ? reject(err) : resolve(client))));
+    return super.connect((err, client, done) =>
+      cb(err ? new StoreUnavailableError(`the database cannot be reached (${(err as { code?: string }).code ?? ''}${(err as { code?: string }).code ? ': ' : ''}${err.message}); retry shortly`, 2) : undefined, client, done),
+    );
+  }
 }

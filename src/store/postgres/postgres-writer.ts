@@ -30,12 +30,7 @@ export class Writer {
    * connection dies during COMMIT the outcome is unknown, but it was never acknowledged.
    */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw new StoreUnavailableError(`the database cannot be reached (${(err as Error).message}); retry shortly`, 2);
-    }
+    const client = await this.pool.connect();
     const tx = new Transaction(client, this.pool, this.schemaKey);
     let discard = false;
     try {
