@@ -93,6 +93,16 @@ async function main(): Promise<number> {
   }
 
   const elapsed = (performance.now() - t0) / 1000;
+  const loadAfter = loadavg()[0];
+  const cores = Number(nproc()) || cpus().length;
+  const caveats = [
+    settings.quick ? 'Quick smoke run: windows too short for stable figures; the targets below are indicative only.' : '',
+    // Only the load before the run says whether other work was going on: at the end it includes the bench itself.
+    loadBefore > cores * 0.5
+      ? `The machine was busy before the run started (load average ${loadBefore.toFixed(1)} on ${cores} cores): other work shared the CPU with the servers and the load generator, so these figures are not trustworthy; rerun on an idle machine.`
+      : '',
+    elapsed > 600 ? `The run took ${elapsed.toFixed(0)} s, over the 10-minute budget.` : '',
+  ].filter(Boolean);
   const targets = judgeTargets(rows, settings.connections);
   const label = settings.quick ? 'QUICK SMOKE RUN (BENCH_QUICK=1: 1 s warm-up + 2 s per row) — not representative figures' : 'Full run';
   const machine = `nproc ${nproc()} (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`;
@@ -104,7 +114,7 @@ async function main(): Promise<number> {
     '',
     `- Command: \`${command(settings.quick)}\``,
     `- Date: ${startedAt.toISOString()}; total time ${elapsed.toFixed(0)} s`,
-    `- Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (anything else using the CPU lowers and scatters every figure)`,
+    `- Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(2)} at start, ${loadAfter.toFixed(2)} at end (anything else using the CPU lowers and scatters every figure)`,
     `- Load: autocannon 8 in the bench process, ${timing}; every server in its own child process on 127.0.0.1`,
     '- Ratios: req/s divided by raw node:http (fixed body; GET rows by the GET ceiling, write rows by the POST ceiling) and by json-server in the same scenario.',
     '- A row marked ⚠ had non-2xx responses, connection errors or a wrong first response: its figures are shown but count for no target.',
@@ -113,6 +123,8 @@ async function main(): Promise<number> {
     '',
     '## Targets',
     '',
+    ...caveats.map((c) => `> ${c}`),
+    ...(caveats.length ? [''] : []),
     ...targetLines(targets),
     '',
     '![req/s per scenario and server](results.svg)',
@@ -121,7 +133,7 @@ async function main(): Promise<number> {
   writeFileSync(join(ROOT, 'bench', 'results.md'), md);
   writeFileSync(join(ROOT, 'bench', 'results.svg'), chartSvg(rows, `Restwell bench — ${settings.quick ? 'QUICK SMOKE RUN, ' : ''}req/s (${machine.split(' (')[0]}, ${startedAt.toISOString().slice(0, 10)})`));
 
-  process.stdout.write(`\n${label}\n${machine}; load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
+  process.stdout.write(`\n${label}\n${machine}; load average ${loadBefore.toFixed(2)} at start, ${loadAfter.toFixed(2)} at end\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${caveats.map((c) => `${c}\n`).join('')}${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
   process.stdout.write(`Wrote bench/results.md and bench/results.svg in ${elapsed.toFixed(0)} s.\n`);
   return failed ? 1 : 0;
 }
