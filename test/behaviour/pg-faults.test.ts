@@ -111,3 +111,20 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
     for (const id of acked.values()) assert.ok(created.has(id), `no event for acknowledged /notes/${id}`);
   });
 });
+
+describe('PostgreSQL unreachable at start', () => {
+  test('serve retries with a log line per attempt, then exits with a clear message', async () => {
+    // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
+    const start = startServeProcess(['--config', configFile(CONFIG), '--db', 'postgres://restwell@127.0.0.1:1/nowhere', '--db-wait', '2']);
+    const err: Error = await start.then(
+      (s) => {
+        void s.stop();
+        throw new Error('serve started without a database');
+      },
+      (e: Error) => e,
+    );
+    assert.match(err.message, /exited with code 1/);
+    assert.match(err.message, /database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere unavailable \(attempt 1\).*ECONNREFUSED.*retrying in/);
+    assert.match(err.message, /restwell: could not reach the database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere within 2s \(\d+ attempts\)/);
+  });
+});
