@@ -1,4 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -54,4 +57,17 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
       await exited;
     },
   };
+}
+
+/** Writes a config object to a temp JSON file (for `--config`) and returns its path. */
+export function configFile(config: Record<string, unknown>): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'restwell-cfg-')), 'restwell.json');
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
+/** Creates an API key with `restwell keys create` on the config and database `args` name; returns auth headers. */
+export function apiKeyHeaders(args: string[], scopes: string): Record<string, string> {
+  const key = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', ...args, '--name', 'test', '--scopes', scopes], { cwd: ROOT, encoding: 'utf8' }).trim();
+  return { authorization: `Bearer ${key}` };
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { engines } from '../../src/test-support/engines.js';
-import { configFile, startServeProcess } from '../../src/test-support/serve-process.js';
+import { configFile, startServe } from '../support-process.js';
 
 const json = { 'content-type': 'application/json' };
 const CONFIG = { resources: { items: { fields: { name: { type: 'string', required: true, unique: true } } } }, auth: { rateLimit: false } };
@@ -33,7 +33,7 @@ function workersOf(primary: number): number[] {
 for (const engine of engines) {
   describe(`serve --workers 2 (${engine.name})`, { skip: process.platform === 'linux' ? false : 'reads /proc to find the workers' }, () => {
     test('workers share the port and the database, a dead worker is replaced, SIGTERM stops all', { timeout: 120_000 }, async () => {
-      const server = await startServeProcess(['--config', configFile(CONFIG), '--db', engine.freshUrl(), '--workers', '2']);
+      const server = await startServe(['--config', configFile(CONFIG), '--db', engine.freshUrl(), '--workers', '2']);
       try {
         const primary = server.child.pid!;
         assert.equal(workersOf(primary).length, 2, server.output());
@@ -59,8 +59,8 @@ for (const engine of engines) {
         for (let i = 0; i < 20; i++) assert.equal((await fetch(`${server.url}/items?limit=1`)).status, 200);
         assert.match(server.output(), new RegExp(`worker ${victim} exited \\(SIGKILL\\); starting a replacement`));
       } finally {
-        const code = await server.stop();
-        assert.equal(code, 0, server.output());
+        await server.stop();
+        assert.equal(server.child.exitCode, 0, server.output());
       }
       assert.deepEqual(workersOf(server.child.pid!), []);
     });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { configFile, startServeProcess, type ServeProcess } from '../../src/test-support/serve-process.js';
+import { apiKeyHeaders, configFile, startServe, type ServeProcess } from '../support-process.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const json = { 'content-type': 'application/json' };
@@ -12,9 +12,11 @@ const CONFIG = {
 };
 
 /** Every event after `cursorUrl`, following `next` links until a page is empty. */
-async function drainEvents(base: string, url: string, into: any[]): Promise<string> {
+async function drainEvents(base: string, url: string, into: any[], auth: Record<string, string>): Promise<string> {
   for (;;) {
-    const page = await (await fetch(base + url)).json();
+    const res = await fetch(base + url, { headers: auth });
+    assert.equal(res.status, 200, `GET ${url}`);
+    const page = await res.json();
     into.push(...page._embedded.events);
     url = page._links.next.href;
     if (page.count === 0) return url;
@@ -24,6 +26,7 @@ async function drainEvents(base: string, url: string, into: any[]): Promise<stri
 describe('two nodes on one PostgreSQL database', { skip: pgUrl ? false : 'TEST_DATABASE_URL is not set (multi-node needs PostgreSQL)' }, () => {
   const schema = `rw_multinode_${randomBytes(4).toString('hex')}`;
   let nodes: ServeProcess[] = [];
+  let auth: Record<string, string>;
   const node = (i: number) => nodes[i % 2].url;
 
   before(async () => {
@@ -31,11 +34,12 @@ describe('two nodes on one PostgreSQL database', { skip: pgUrl ? false : 'TEST_D
     url.searchParams.set('schema', schema);
     const args = ['--config', configFile(CONFIG), '--db', url.toString()];
     // Started together: schema sync must serialise on its advisory lock, not race.
-    nodes = await Promise.all([startServeProcess(args), startServeProcess(args)]);
+    nodes = await Promise.all([startServe(args), startServe(args)]);
+    auth = apiKeyHeaders(args, 'events:read');
   });
 
   after(async () => {
-    await Promise.all(nodes.map((n) => n.stop()));
+    await Promise.all(nodes.map((n) => n?.stop()));
     const client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -56,10 +60,10 @@ describe('two nodes on one PostgreSQL database', { skip: pgUrl ? false : 'TEST_D
     const reader = (async () => {
       let url = '/events?limit=50';
       while (writing) {
-        url = await drainEvents(node(1), url, live);
+        url = await drainEvents(node(1), url, live, auth);
         await new Promise((r) => setTimeout(r, 5));
       }
-      await drainEvents(node(1), url, live);
+      await drainEvents(node(1), url, live, auth);
     })();
 
     // 200 concurrent replaces of version 1, split across the nodes: exactly one wins.
@@ -120,7 +124,7 @@ describe('two nodes on one PostgreSQL database', { skip: pgUrl ? false : 'TEST_D
     writing = false;
     await reader;
     const all: any[] = [];
-    await drainEvents(node(0), '/events?limit=100', all);
+    await drainEvents(node(0), '/events?limit=100', all, auth);
     const seen = all.map((e) => `${e.type} ${e.recordId} v${e.data.version}`);
     assert.deepEqual([...seen].sort(), [...changes].sort(), 'the events match the acknowledged changes one to one');
     assert.equal(new Set(all.map((e) => e.id)).size, all.length, 'event ids are unique');

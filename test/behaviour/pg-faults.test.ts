@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { configFile, startServeProcess, type ServeProcess } from '../../src/test-support/serve-process.js';
+import { apiKeyHeaders, configFile, startServe, type ServeProcess } from '../support-process.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const json = { 'content-type': 'application/json' };
@@ -23,6 +23,7 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
   const dbName = `rw_fault_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   let server: ServeProcess;
+  let auth: Record<string, string>;
 
   const cut = async () => {
     await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
@@ -35,7 +36,9 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
     await admin.query(`CREATE DATABASE "${dbName}"`);
     const url = new URL(pgUrl!);
     url.pathname = `/${dbName}`;
-    server = await startServeProcess(['--config', configFile(CONFIG), '--db', url.toString()]);
+    const args = ['--config', configFile(CONFIG), '--db', url.toString()];
+    server = await startServe(args);
+    auth = apiKeyHeaders(args, 'events:read');
   });
 
   after(async () => {
@@ -103,7 +106,7 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
     }
     const created = new Set<number>();
     for (let url = '/events?limit=100'; ; ) {
-      const page = await (await fetch(server.url + url)).json();
+      const page = await (await fetch(server.url + url, { headers: auth })).json();
       for (const e of page._embedded.events) created.add(e.recordId);
       if (page.count === 0) break;
       url = page._links.next.href;
@@ -115,15 +118,15 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
 describe('PostgreSQL unreachable at start', () => {
   test('serve retries with a log line per attempt, then exits with a clear message', async () => {
     // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
-    const start = startServeProcess(['--config', configFile(CONFIG), '--db', 'postgres://restwell@127.0.0.1:1/nowhere', '--db-wait', '2']);
+    const start = startServe(['--config', configFile(CONFIG), '--db', 'postgres://restwell@127.0.0.1:1/nowhere', '--db-wait', '2']);
     const err: Error = await start.then(
-      (s) => {
+      (s: ServeProcess) => {
         void s.stop();
         throw new Error('serve started without a database');
       },
       (e: Error) => e,
     );
-    assert.match(err.message, /exited with code 1/);
+    assert.match(err.message, /exited \(1\)/);
     assert.match(err.message, /database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere unavailable \(attempt 1\).*ECONNREFUSED.*retrying in/);
     assert.match(err.message, /restwell: could not reach the database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere within 2s \(\d+ attempts\)/);
   });
