@@ -14,9 +14,13 @@ export interface SecuredRoute {
 const RESOURCE_KINDS = new Set(['list', 'create', 'read', 'replace', 'patch', 'delete']);
 
 /** The security schemes: a bearer token (API key or JWT), OAuth 2.0 client credentials, client Basic auth. */
-export function securitySchemes(resources: Iterable<ResourceDefinition>): Json {
+export function securitySchemes(resources: Iterable<ResourceDefinition>, routes: Iterable<SecuredRoute & { path: string }> = []): Json {
   const scopes: Record<string, string> = { [ADMIN_SCOPE]: 'Admin: every operation, including /api-keys and /oauth/clients' };
   for (const r of resources) for (const rule of Object.values(r.access)) for (const s of scopesOf(rule)) scopes[s] = `Required by some operations on ${r.name}`;
+  for (const route of routes) {
+    if (!route.access || route.access === 'client') continue;
+    for (const s of scopesOf(route.access)) scopes[s] ??= `Required by ${route.path.replace(/:(\w+)/g, '{$1}')}`;
+  }
   return {
     bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`rw_…`, from `restwell keys create` or POST /api-keys) or an access token (RFC 9068 JWT) from /oauth/token or a configured issuer' },
     oauth2: { type: 'oauth2', description: 'OAuth 2.0 client credentials (RFC 6749 §4.4)', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes } } },

@@ -1,3 +1,4 @@
+import { cliCommand } from './invocation.js';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { request } from 'undici';
@@ -52,7 +53,7 @@ export function hooksBanner(config: RestwellConfig, port: number, configFile?: s
   const lines = names.slice(0, 4).map((name) => {
     const provider = config.webhooks.sources[name]!.provider;
     const text = provider === 'twilio' || provider === 'vonage' ? ' --text "who is homer?"' : '';
-    return `Send a signed test webhook:  npx restwell hooks send ${name}${text}${flags ? ` ${flags}` : ''}\n`;
+    return `Send a signed test webhook:  ${cliCommand()} hooks send ${name}${text}${flags ? ` ${flags}` : ''}\n`;
   });
   return lines.join('');
 }

@@ -1,3 +1,4 @@
+import { cliCommand } from './invocation.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { scopesOf } from '../auth/access.js';
 import { defineResources } from '../core/resource.js';
@@ -31,7 +32,7 @@ export function createKeyCommand(config: RestwellConfig, configFile?: string): s
   const scopes = new Set<string>();
   for (const r of defineResources(config)) for (const rule of Object.values(r.access)) for (const s of scopesOf(rule)) scopes.add(s);
   const where = `${configFile ? ` --config ${configFile}` : ''}${config.database !== DEFAULTS.database ? ` --db ${config.database}` : ''}`;
-  return `npx restwell keys create${where} --name me --scopes "${[...scopes].join(' ') || '*'}"`;
+  return `${cliCommand()} keys create${where} --name me --scopes "${[...scopes].join(' ') || '*'}"`;
 }
 
 /** `restwell keys …`: create, list and revoke API keys; rotate the token signing key. */

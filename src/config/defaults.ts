@@ -28,6 +28,7 @@ export const DEMO_CONFIG = {
         name: { type: 'string', required: true, unique: true, maxLength: 200 },
         number: { type: 'string', maxLength: 40 },
       },
+      access: { read: 'public', write: ['characters:write'] },
     },
     messages: {
       description: 'Inbound e-mail messages',
@@ -40,6 +41,8 @@ export const DEMO_CONFIG = {
         receivedAt: { type: 'datetime' },
         attachments: { type: 'json' },
       },
+      // E-mail is private: reading needs a scope; inbound webhooks write through the store, not over HTTP.
+      access: { read: ['messages:read'], write: ['messages:write'] },
     },
   },
   webhooks: {

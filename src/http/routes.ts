@@ -53,8 +53,8 @@ export interface Route {
 export function routeTable(resources: Iterable<ResourceDefinition>): Route[] {
   const routes: Route[] = [
     { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot, kind: 'meta' },
-    { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The event log: every change, oldest first', handler: listEvents, kind: 'events' },
-    { method: 'GET', path: '/events/:id', operationId: 'getEvent', summary: 'Read one event', handler: readEvent, kind: 'events' },
+    { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The event log: every change, oldest first', handler: listEvents, kind: 'events', access: ['events:read'] },
+    { method: 'GET', path: '/events/:id', operationId: 'getEvent', summary: 'Read one event', handler: readEvent, kind: 'events', access: ['events:read'] },
     { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
     { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values())), kind: 'meta' },
     { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values())), kind: 'meta' },

@@ -8,12 +8,27 @@ import { engines } from './engines.js';
 export const TEST_DEMO_SECRETS = { MAIL_HOOK_USER: 'postmark', MAIL_HOOK_PASSWORD: 'test-mail-password', TWILIO_AUTH_TOKEN: '0123456789abcdef0123456789abcdef' };
 
 /**
- * A server on a fresh database of the given engine, for `app.inject()` tests (or `listen` on
- * port 0 for socket tests). The demo config unless `config` says otherwise.
+ * The demo config with every resource public: what most behaviour tests exercise, since access
+ * rules have their own tests (auth-*.test.ts) and the demo's rules are checked there too.
  */
-export async function testServer(engine: TestEngine = engines[0], config: Record<string, unknown> = DEMO_CONFIG, env: NodeJS.ProcessEnv = {}): Promise<RestwellServer> {
+export const PUBLIC_DEMO = {
+  ...DEMO_CONFIG,
+  resources: Object.fromEntries(Object.entries(DEMO_CONFIG.resources).map(([name, r]) => [name, { ...r, access: { read: 'public', write: 'public' } }])),
+};
+
+/**
+ * A server on a fresh database of the given engine, for `app.inject()` tests (or `listen` on
+ * port 0 for socket tests). The public demo config unless `config` says otherwise.
+ */
+export async function testServer(engine: TestEngine = engines[0], config: Record<string, unknown> = PUBLIC_DEMO, env: NodeJS.ProcessEnv = {}): Promise<RestwellServer> {
   const resolved = resolveConfig(config, { env: { ...TEST_DEMO_SECRETS, ...env }, overrides: { database: engine.freshUrl() } });
   return createServer(resolved, { logger: false });
 }
 
 export { engines };
+
+/** Headers carrying a fresh API key with these scopes (admin `*` by default). */
+export async function bearer(server: RestwellServer, scopes: string[] = ['*']): Promise<Record<string, string>> {
+  const { key } = await server.app.restwell.auth.apiKeys.create({ name: 'test', scopes });
+  return { authorization: `Bearer ${key}` };
+}

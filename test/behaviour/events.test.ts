@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/server.js';
-import { engines, testServer } from '../../src/test-support/test-server.js';
+import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
 
 const json = { 'content-type': 'application/json' };
 
 for (const engine of engines) {
   describe(`event log (${engine.name})`, () => {
     let server: RestwellServer;
-    const inject = (opts: Record<string, unknown>) => server.app.inject(opts as any);
+    let reader: Record<string, string>;
+    // The log carries every resource's data, so reading it needs the events:read scope.
+    const inject = (opts: Record<string, any>) => server.app.inject({ ...opts, headers: { ...reader, ...opts.headers } } as any);
     const allEvents = async (query = '') => {
       const out: any[] = [];
       let url = `/events?limit=3${query}`;
@@ -21,6 +23,7 @@ for (const engine of engines) {
     };
     before(async () => {
       server = await testServer(engine);
+      reader = await bearer(server, ['events:read']);
     });
     after(() => server.close());
 
@@ -59,6 +62,12 @@ for (const engine of engines) {
       assert.equal((await inject({ method: 'GET', url: '/events?cursor=zzz' })).statusCode, 400);
       assert.equal((await inject({ method: 'GET', url: '/events?limit=0' })).statusCode, 400);
       assert.equal((await inject({ method: 'GET', url: '/events?colour=1' })).statusCode, 400);
+    });
+
+    test('reading the log needs the events:read scope', async () => {
+      assert.equal((await server.app.inject({ method: 'GET', url: '/events' })).statusCode, 401);
+      const writer = await bearer(server, ['characters:write']);
+      assert.equal((await server.app.inject({ method: 'GET', url: '/events', headers: writer })).statusCode, 403);
     });
   });
 }

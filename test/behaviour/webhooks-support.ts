@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { DEMO_CONFIG } from '../../src/config/defaults.js';
+import { PUBLIC_DEMO as DEMO_CONFIG } from '../../src/test-support/test-server.js';
 import type { RestwellServer } from '../../src/server.js';
 import type { TestEngine } from '../../src/test-support/engines.js';
 import { testServer } from '../../src/test-support/test-server.js';

@@ -50,7 +50,7 @@ for (const engine of engines) {
 
       const stored = await inbox(base, 'events', admin);
       assert.deepEqual(stored.map((d) => d.eventId), ['msg_good'], 'only the genuine delivery is in the inbox');
-      const events = (await get(`${base}/events?type=webhook.events.received`)).json()._embedded.events;
+      const events = (await get(`${base}/events?type=webhook.events.received`, admin)).json()._embedded.events;
       assert.equal(events.length, 1, 'only the genuine delivery became an event');
     });
 

@@ -177,7 +177,7 @@ for (const engine of engines) {
       assert.equal(attempt.json().outcome, 'processed');
       assert.equal(attempt.json().number, 2);
       assert.equal((await get(`${base}/people`)).json().count, 1);
-      const events = (await get(`${base}/events?type=webhook.hooks.received`)).json()._embedded.events;
+      const events = (await get(`${base}/events?type=webhook.hooks.received`, admin)).json()._embedded.events;
       assert.deepEqual(events.map((e: any) => e.data.eventId).sort(), ['msg_a', 'msg_b'], 'each delivery emitted once, with its effects');
       assert.equal(events[0]._links.record.href, `/webhooks/hooks/events/${events[0].recordId}`);
     });

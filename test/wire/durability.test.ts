@@ -9,8 +9,11 @@ const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 test('every acknowledged write survives kill -9 right after its response, and a restart', async () => {
-  const db = join(mkdtempSync(join(tmpdir(), 'rw-kill-')), 'data.db');
-  const first = await startServe(['--db', db]);
+  const dir = mkdtempSync(join(tmpdir(), 'rw-kill-'));
+  const db = join(dir, 'data.db');
+  const config = join(dir, 'public.yaml');
+  writeFileSync(config, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n');
+  const first = await startServe(['--db', db, '--config', config]);
   const acknowledged: number[] = [];
   // Concurrent writes (grouped into shared commits), then SIGKILL the moment the last 201 arrives.
   const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`${first.url}/characters`, { name: `Character ${i}` })));
@@ -20,7 +23,7 @@ test('every acknowledged write survives kill -9 right after its response, and a 
   }
   await first.stop('SIGKILL');
 
-  const second = await startServe(['--db', db]);
+  const second = await startServe(['--db', db, '--config', config]);
   try {
     for (const id of acknowledged) assert.equal((await fetch(`${second.url}/characters/${id}`)).status, 200, `record ${id} survived`);
   } finally {

@@ -16,17 +16,23 @@ function walkthrough(): string {
 }
 
 let server: ServeProcess;
+const db = join(mkdtempSync(join(tmpdir(), 'rw-readme-')), 'demo.db');
 before(async () => {
-  server = await startServe(['--db', join(mkdtempSync(join(tmpdir(), 'rw-readme-')), 'demo.db')]);
+  server = await startServe(['--db', db]);
 });
 after(() => server.stop());
 
 test('the README curl walkthrough works verbatim against the demo (real socket, real curl)', () => {
   const script = walkthrough();
   const expected = [...script.matchAll(/^# → (\d{3})/gm)].map((m) => Number(m[1]));
-  assert.ok(expected.length >= 15, 'the walkthrough covers create, read, list, replace, patch, conditional requests, errors and delete');
-  // The only change: the port the test server listens on.
-  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('localhost:8080', `localhost:${server.port}`)], { encoding: 'utf8' });
+  assert.ok(expected.length >= 16, 'the walkthrough covers create, read, list, replace, patch, conditional requests, errors and delete');
+  // The only changes: the port the test server listens on, and (through DATABASE_URL) its database,
+  // which `keys create` in the block must use too. The block runs in the checkout, as a user runs it.
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('localhost:8080', `localhost:${server.port}`)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: db },
+  });
   const statuses = [...output.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
   assert.deepEqual(statuses, expected, output);
   assert.match(output, /^location: \/characters\/1\r?$/im);

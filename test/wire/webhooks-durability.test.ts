@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEMO_CONFIG } from '../../src/config/defaults.js';
+import { PUBLIC_DEMO } from '../../src/test-support/test-server.js';
 import { ROOT, startServe } from '../support-process.js';
 
 const secrets = { MAIL_HOOK_USER: 'postmark', MAIL_HOOK_PASSWORD: 'kill-9-password', TWILIO_AUTH_TOKEN: 'f'.repeat(32) };
@@ -17,8 +18,8 @@ test('kill -9 right after a webhook 2xx: the delivery is in the inbox and its pe
   const dir = mkdtempSync(join(tmpdir(), 'rw-hook-kill-'));
   const db = join(dir, 'data.db');
   const config = join(dir, 'demo-slow-worker.json');
-  // The demo, with the worker held back a minute so the kill surely lands between 2xx and action.
-  writeFileSync(config, JSON.stringify({ ...DEMO_CONFIG, webhooks: { ...DEMO_CONFIG.webhooks, workerDelayMs: 60_000 } }));
+  // The (public) demo, with the worker held back a minute so the kill surely lands between 2xx and action.
+  writeFileSync(config, JSON.stringify({ ...PUBLIC_DEMO, webhooks: { ...DEMO_CONFIG.webhooks, workerDelayMs: 60_000 } }));
 
   const first = await startServe(['--db', db, '--config', config], secrets);
   const sent = hooksSend(['mail', '--config', config, '--url', first.url, '--text', 'Survives kill -9'], secrets);
@@ -52,11 +53,21 @@ test('the demo generates its webhook secrets once, keeps them next to the databa
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     assert.match(saved.TWILIO_AUTH_TOKEN, /^[0-9a-f]{32}$/);
-    const command = /npx restwell hooks send sms (.*)\n/.exec(server.output());
+    const command = /hooks send sms (.*)\n/.exec(server.output());
     assert.ok(command, server.output());
     assert.match(command[1]!, /--text "who is homer\?" --url http:\/\/localhost:\d+ --db /);
-    assert.match(server.output(), /npx restwell hooks send mail /);
-    await fetch(`${server.url}/characters`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Homer', number: '555-7334' }) });
+    assert.match(server.output(), /hooks send mail /);
+    // The printed key command, run as printed, gives a key that may write characters.
+    const keyCommand = /Create an API key \(printed once\):\s+(.*)\n/.exec(server.output());
+    assert.ok(keyCommand, server.output());
+    const key = spawnSync('bash', ['-c', keyCommand[1]!], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+    assert.match(key.stdout, /^rw_\S+\n$/, key.stderr);
+    const homer = await fetch(`${server.url}/characters`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.stdout.trim()}` },
+      body: JSON.stringify({ name: 'Homer', number: '555-7334' }),
+    });
+    assert.equal(homer.status, 201);
     const sms = hooksSend(['sms', '--text', 'who is homer?', '--url', server.url, '--db', db], env);
     assert.match(sms.stdout, /<Message>Homer: 555-7334<\/Message>/, sms.stdout + sms.stderr);
     const forged = hooksSend(['sms', '--text', 'who is homer?', '--url', server.url, '--db', db], { ...env, TWILIO_AUTH_TOKEN: '0'.repeat(32) });

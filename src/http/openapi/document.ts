@@ -69,7 +69,7 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     servers: [{ url: publicUrl || '/', description: publicUrl ? 'This server (server.publicUrl)' : 'This server' }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
-    components: { ...ctx.components.toJSON(), securitySchemes: securitySchemes(ctx.resources.values()) },
+    components: { ...ctx.components.toJSON(), securitySchemes: securitySchemes(ctx.resources.values(), routes) },
   };
 }
 

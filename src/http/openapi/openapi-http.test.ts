@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import type { RestwellServer } from '../../server.js';
 import { documentFor, RICH_CONFIG } from '../../test-support/openapi-lint.js';
-import { engines, testServer } from '../../test-support/test-server.js';
+import { bearer, engines, testServer } from '../../test-support/test-server.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -95,13 +95,15 @@ describe('OpenAPI over HTTP', () => {
     conforms(doc, ajv, 'delete', '/blog-posts/{id}', await server.app.inject({ method: 'DELETE', url: `/blog-posts/${id}`, headers: { 'if-match': '"0.x"' } }));
     conforms(doc, ajv, 'delete', '/blog-posts/{id}', await server.app.inject({ method: 'DELETE', url: `/blog-posts/${id}` }));
     conforms(doc, ajv, 'get', '/blog-posts/{id}', await server.app.inject({ url: `/blog-posts/${id}` }));
-    const events = await server.app.inject({ url: '/events?type=blog-posts.created' });
+    const reader = await bearer(server, ['events:read']);
+    const events = await server.app.inject({ url: '/events?type=blog-posts.created', headers: reader });
     conforms(doc, ajv, 'get', '/events', events);
-    conforms(doc, ajv, 'get', '/events/{id}', await server.app.inject({ url: `/events/${events.json()._embedded.events[0].id}` }));
+    conforms(doc, ajv, 'get', '/events', await server.app.inject({ url: '/events' }));
+    conforms(doc, ajv, 'get', '/events/{id}', await server.app.inject({ url: `/events/${events.json()._embedded.events[0].id}`, headers: reader }));
     conforms(doc, ajv, 'get', '/problems/{code}', await server.app.inject({ url: '/problems/not-found' }));
     const options = await server.app.inject({ method: 'OPTIONS', url: '/blog-posts/1' });
     conforms(doc, ajv, 'options', '/blog-posts/{id}', options);
     assert.ok(options.headers.allow && options.headers['accept-patch']);
-    assert.deepEqual([...seen].sort(), [200, 201, 204, 304, 400, 404, 409, 412, 415, 422]);
+    assert.deepEqual([...seen].sort(), [200, 201, 204, 304, 400, 401, 404, 409, 412, 415, 422]);
   });
 });
