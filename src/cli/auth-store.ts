@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { AuthService } from '../auth/auth-service.js';
 import { loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
@@ -8,6 +9,11 @@ import { withDemoPlaceholders } from '../webhooks/inbound/demo-secrets.js';
 export interface StoreOptions {
   config?: string;
   db?: string;
+}
+
+/** Adds the `--config` and `--db` options of a credentials command. */
+export function storeOptions(command: Command): Command {
+  return command.option('-c, --config <file>', 'config file; env RESTWELL_CONFIG').option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL');
 }
 
 /** Opens the store `serve` would use and runs `work` with its auth service, then closes it. */

@@ -1,12 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { withAuth, type StoreOptions } from './auth-store.js';
+import { storeOptions, withAuth, type StoreOptions } from './auth-store.js';
 import { scopesOption } from './keys.js';
 
 /** `restwell clients …`: register, list and delete OAuth 2.0 clients (client credentials grant). */
 export function clientsCommand(): Command {
   const clients = new Command('clients').description('OAuth 2.0 clients for POST /oauth/token (client credentials)');
-  const store = (c: Command) => c.option('-c, --config <file>', 'config file; env RESTWELL_CONFIG').option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL');
-  store(clients.command('create'))
+  storeOptions(clients.command('create'))
     .description('register a client; prints its id and secret once (only a hash of the secret is stored)')
     .requiredOption('--name <name>', 'what the client is')
     .requiredOption('--scopes <scopes>', 'space-separated scopes it may be granted', scopesOption)
@@ -15,14 +14,14 @@ export function clientsCommand(): Command {
       process.stderr.write('The secret is shown only now. Get a token with:\n  curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials http://localhost:8080/oauth/token\n');
       process.stdout.write(`${JSON.stringify({ client_id: info.clientId, client_secret: clientSecret, scopes: info.scopes })}\n`);
     });
-  store(clients.command('list'))
+  storeOptions(clients.command('list'))
     .description('list clients (never their secrets)')
     .action(async (o: StoreOptions) => {
       const list = await withAuth(o, (auth) => auth.clients.list());
       for (const c of list) process.stdout.write(`${c.clientId}\t${c.name}\t${c.scopes.join(' ')}\n`);
       if (!list.length) process.stderr.write('no OAuth clients\n');
     });
-  store(clients.command('delete'))
+  storeOptions(clients.command('delete'))
     .description('delete a client; its access tokens stop working too')
     .argument('<client_id>')
     .action(async (id: string, o: StoreOptions) => {

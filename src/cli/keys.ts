@@ -6,7 +6,7 @@ import { invalidScopes, parseScopes } from '../auth/scopes.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { parseDuration } from '../config/sizes.js';
 import type { RestwellConfig } from '../config/types.js';
-import { withAuth, type StoreOptions } from './auth-store.js';
+import { storeOptions, withAuth, type StoreOptions } from './auth-store.js';
 
 /** Parses `--scopes "a b"`; refuses characters RFC 6749 does not allow in a scope. */
 export function scopesOption(value: string): string[] {
@@ -38,8 +38,7 @@ export function createKeyCommand(config: RestwellConfig, configFile?: string): s
 /** `restwell keys …`: create, list and revoke API keys; rotate the token signing key. */
 export function keysCommand(): Command {
   const keys = new Command('keys').description('API keys (bearer tokens) and the signing key of OAuth access tokens');
-  const store = (c: Command) => c.option('-c, --config <file>', 'config file; env RESTWELL_CONFIG').option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL');
-  store(keys.command('create'))
+  storeOptions(keys.command('create'))
     .description('create an API key; prints it once (only its hash is stored)')
     .requiredOption('--name <name>', 'what the key is for')
     .requiredOption('--scopes <scopes>', 'space-separated scopes, e.g. "characters:write"; "*" is admin', scopesOption)
@@ -49,21 +48,21 @@ export function keysCommand(): Command {
       process.stderr.write(`Created API key ${info.id} (${info.name}; scopes: ${info.scopes.join(' ') || '(none)'}; expires: ${info.expiresAt ?? 'never'}).\nIt is shown only now; send it as "Authorization: Bearer <key>":\n`);
       process.stdout.write(`${key}\n`);
     });
-  store(keys.command('list'))
+  storeOptions(keys.command('list'))
     .description('list API keys (never the keys themselves)')
     .action(async (o: StoreOptions) => {
       const list = await withAuth(o, (auth) => auth.apiKeys.list());
       for (const k of list) process.stdout.write(`${k.id}\t${k.hint}…\t${k.name}\t${k.scopes.join(' ')}\texpires ${k.expiresAt ?? 'never'}\n`);
       if (!list.length) process.stderr.write('no API keys\n');
     });
-  store(keys.command('revoke'))
+  storeOptions(keys.command('revoke'))
     .description('revoke an API key by id (running servers stop accepting it within the token cache TTL)')
     .argument('<id>', 'the key id, as `keys list` shows it')
     .action(async (id: string, o: StoreOptions) => {
       if (!(await withAuth(o, (auth) => auth.apiKeys.revoke(id)))) throw new InvalidArgumentError(`no API key has id ${id}`);
       process.stderr.write(`revoked ${id}\n`);
     });
-  store(keys.command('rotate-signing'))
+  storeOptions(keys.command('rotate-signing'))
     .description('make a new key sign access tokens; old keys stay published until their tokens expire')
     .action(async (o: StoreOptions) => {
       const kid = await withAuth(o, async (auth) => (await auth.keyring.rotate()).kid);

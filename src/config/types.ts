@@ -37,6 +37,8 @@ export interface ResourceConfig {
   description?: string;
   fields: Record<string, FieldConfig>;
   access?: AccessConfig;
+  /** PUT, PATCH and DELETE must be conditional (If-Match, or If-None-Match: * to create): 428 otherwise. */
+  requireIfMatch?: boolean;
 }
 
 /** The validated, defaults-applied configuration the server runs with. */
@@ -89,19 +91,31 @@ export interface AuthFileConfig {
   rateLimit?: false | (RateLimitFileConfig & { resources?: Record<string, RateLimitFileConfig> });
 }
 
+/** Hash methods Vonage offers for signed SMS webhooks (`md5hash` is the legacy salted MD5). */
+export type VonageSignatureMethod = 'md5hash' | 'md5' | 'sha1' | 'sha256' | 'sha512';
+
+/** Keys of `webhooks.sources.<name>.verify`; which ones apply depends on the provider. */
+export interface VerifyOptions {
+  /** Signing secret: Standard Webhooks `whsec_…`, GitHub, Stripe `whsec_…`, Mailgun signing key, Vonage signature secret, or the shared header token. */
+  secret?: string;
+  /** Header carrying a shared token (with `secret`). */
+  header?: string;
+  /** HTTP Basic user name (with `password`). */
+  username?: string;
+  /** HTTP Basic password. */
+  password?: string;
+  /** Twilio auth token. */
+  authToken?: string;
+  /** Allowed clock difference in seconds, past and future (default 300). */
+  tolerance?: number;
+  /** The public URL the provider signs when Restwell sits behind a proxy (Twilio). */
+  publicUrl?: string;
+  /** Vonage signature method (default `sha256`). */
+  algorithm?: VonageSignatureMethod;
+}
+
 /** `verify` of a webhook source: the keys its provider's scheme needs, or the explicit `none`. */
-export type WebhookVerifyConfig =
-  | 'none'
-  | {
-      secret?: string;
-      header?: string;
-      username?: string;
-      password?: string;
-      authToken?: string;
-      tolerance?: number;
-      publicUrl?: string;
-      algorithm?: 'md5hash' | 'md5' | 'sha1' | 'sha256' | 'sha512';
-    };
+export type WebhookVerifyConfig = 'none' | VerifyOptions;
 
 /** One action a verified delivery triggers (DESIGN §1). */
 export type WebhookActionConfig =

@@ -1,9 +1,9 @@
 /** The database schema cannot be brought in line with the config without losing data (or at all). */
 export class SchemaSyncError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(readonly problems: string[], destructive = true) {
     super(
-      `The database schema does not match the config:\n  - ${problems.join('\n  - ')}\n` +
-        'Set allowDestructiveMigrations: true in the config to apply changes that delete data.',
+      `The database schema does not match the config:\n  - ${problems.join('\n  - ')}` +
+        (destructive ? '\nSet allowDestructiveMigrations: true in the config to apply changes that delete data.' : ''),
     );
     this.name = 'SchemaSyncError';
   }

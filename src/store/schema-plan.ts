@@ -106,3 +106,17 @@ function columnAdds(resource: ResourceDefinition, name: string): SchemaStep[] {
   if (field.index) steps.push({ kind: 'create-index', resource: resource.name, field: name, unique: false });
   return steps;
 }
+
+/** A schema step in words, for start-up logs and sync errors. */
+export function describeStep(step: SchemaStep): string {
+  switch (step.kind) {
+    case 'create-table':
+      return `created table ${step.resource.name}`;
+    case 'add-column':
+      return `added field ${step.resource}.${step.field.name}`;
+    case 'drop-table':
+      return `dropped table ${step.resource}`;
+    default:
+      return `${step.kind.replace('-', ' ')} ${step.resource}.${step.field}${'unique' in step && step.unique ? ' (unique)' : ''}`;
+  }
+}

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { ddlFor } from '../ddl.js';
 import { SchemaSyncError } from '../errors.js';
-import { indexName, planSchema, shapeOf, type SchemaStep, type StoredShape } from '../schema-plan.js';
+import { indexName, planSchema, shapeOf, type SchemaStep, type StoredShape, describeStep } from '../schema-plan.js';
 import type { SyncReport } from '../store.js';
 import { pgBuilder, pgTypes } from './postgres-kysely.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
@@ -29,7 +29,7 @@ export async function syncPostgresSchema(pool: pg.Pool, schemaKey: number, resou
           try {
             await client.query(statement);
           } catch (err) {
-            throw new SchemaSyncError([`${describeStep(step)}: ${(err as Error).message}`]);
+            throw new SchemaSyncError([`${describeStep(step)}: ${(err as Error).message}`], false);
           }
         }
         applied.push(describeStep(step));
@@ -90,17 +90,4 @@ function createTablesFirst(steps: SchemaStep[]): SchemaStep[] {
   };
   for (const name of [...pending.keys()]) visit(name);
   return [...steps.filter((s) => s.kind === 'drop-table'), ...creates, ...steps.filter((s) => s.kind !== 'drop-table' && s.kind !== 'create-table')];
-}
-
-function describeStep(step: SchemaStep): string {
-  switch (step.kind) {
-    case 'create-table':
-      return `created table ${step.resource.name}`;
-    case 'add-column':
-      return `added field ${step.resource}.${step.field.name}`;
-    case 'drop-table':
-      return `dropped table ${step.resource}`;
-    default:
-      return `${step.kind.replace('-', ' ')} ${step.resource}.${step.field}${'unique' in step && step.unique ? ' (unique)' : ''}`;
-  }
 }

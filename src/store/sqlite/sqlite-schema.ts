@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { ddlFor } from '../ddl.js';
 import { SchemaSyncError } from '../errors.js';
-import { planSchema, shapeOf, type StoredShape } from '../schema-plan.js';
+import { planSchema, shapeOf, type StoredShape, describeStep } from '../schema-plan.js';
 import type { SyncReport } from '../store.js';
 import { sqliteBuilder, sqliteTypes } from './sqlite-kysely.js';
 
@@ -21,26 +21,13 @@ export function syncSqliteSchema(db: Database, resources: ResourceDefinition[], 
         try {
           db.exec(statement);
         } catch (err) {
-          throw new SchemaSyncError([`${describe(step)}: ${(err as Error).message}`]);
+          throw new SchemaSyncError([`${describeStep(step)}: ${(err as Error).message}`], false);
         }
       }
-      applied.push(describe(step));
+      applied.push(describeStep(step));
     }
     const save = db.prepare('INSERT INTO _rw_schema (resource, shape) VALUES (?, ?) ON CONFLICT (resource) DO UPDATE SET shape = excluded.shape');
     for (const r of resources) save.run(r.name, JSON.stringify(shapeOf(r)));
   })();
   return { applied, notes: plan.notes };
-}
-
-function describe(step: Parameters<typeof ddlFor>[0]): string {
-  switch (step.kind) {
-    case 'create-table':
-      return `created table ${step.resource.name}`;
-    case 'add-column':
-      return `added field ${step.resource}.${step.field.name}`;
-    case 'drop-table':
-      return `dropped table ${step.resource}`;
-    default:
-      return `${step.kind.replace('-', ' ')} ${step.resource}.${step.field}${'unique' in step && step.unique ? ' (unique)' : ''}`;
-  }
 }

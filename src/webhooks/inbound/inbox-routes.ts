@@ -3,7 +3,7 @@ import { BadRequestError, DomainError, NotFoundError } from '../../core/errors.j
 import type { AppContext } from '../../http/context.js';
 import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/resources/list-params.js';
+import { parseLogPage, sendLogPage } from '../../http/log-page.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../store/inbox.js';
 import { webhookHub } from './hub.js';
 
@@ -51,26 +51,11 @@ async function deliveryOf(ctx: AppContext, request: FastifyRequest): Promise<Del
 export function listDeliveries(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const source = sourceOf(ctx, request);
-    const q = request.query as Record<string, string | undefined>;
-    for (const k of Object.keys(q)) if (!['status', 'limit', 'cursor'].includes(k)) throw bad(`unknown query parameter "${k}"; use status, limit, cursor`);
-    const limit = q.limit === undefined ? DEFAULT_LIMIT : Number(q.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-    const status = q.status as DeliveryStatus | undefined;
-    if (status !== undefined && !STATUSES.includes(status)) throw bad(`status must be one of ${STATUSES.join(', ')}`);
-    const after = q.cursor === undefined ? 0 : decodeCursor(String(q.cursor));
-    const rows = await ctx.store.inbox.list(source, { after, limit: limit + 1, status });
-    const page = rows.slice(0, limit);
-    const href = (cursor?: number) => {
-      const s = new URLSearchParams();
-      if (status) s.set('status', status);
-      if (q.limit !== undefined) s.set('limit', String(limit));
-      if (cursor) s.set('cursor', encodeCursor(cursor));
-      return `/webhooks/${source}/events${s.size ? `?${s}` : ''}`;
-    };
-    // `next` is always given, as on /events: the inbox grows, and a reader polls it.
-    const links: Record<string, Link> = { self: { href: href(after) }, first: { href: href() }, next: { href: href(page.at(-1)?.seq ?? after) } };
-    reply.header('link', `<${links.next.href}>; rel="next", <${links.first.href}>; rel="first"`);
-    return sendRepresentation(request, reply, 200, { _links: links, count: page.length, _embedded: { deliveries: page.map((d) => halDelivery(d, false)) } });
+    const page = parseLogPage(request.query as Record<string, unknown>, ['status'], 'd');
+    const status = page.filters.status as DeliveryStatus | undefined;
+    if (status !== undefined && !STATUSES.includes(status)) throw new BadRequestError('invalid-query', `status must be one of ${STATUSES.join(', ')}`);
+    const rows = await ctx.store.inbox.list(source, { after: page.after, limit: page.limit + 1, status });
+    return sendLogPage(request, reply, { path: `/webhooks/${source}/events`, prefix: 'd', rel: 'deliveries', request: page, rows, embed: (d) => halDelivery(d, false) });
   };
 }
 
@@ -113,18 +98,4 @@ export function createAttempt(ctx: AppContext) {
     const body = { ...halAttempt(after, attempt), delivery: halDelivery(after, false) };
     return sendRepresentation(request, reply, 201, body, { location: `${base(after)}/${after.id}/attempts/${attempt.number}` });
   };
-}
-
-function encodeCursor(seq: number): string {
-  return Buffer.from(`d${seq}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw bad('cursor is not a cursor this server issued; follow the next link');
-  return Number(m[1]);
-}
-
-function bad(message: string) {
-  return new BadRequestError('invalid-query', message);
 }

@@ -1,3 +1,8 @@
+import type { VerifyOptions, VonageSignatureMethod } from '../../../config/types.js';
+
+/** The verify keys are part of the config; verifiers take them as the config gives them. */
+export type { VerifyOptions, VonageSignatureMethod };
+
 /** Header map as Node gives it: lower-cased names, repeated headers possibly as arrays. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -13,29 +18,6 @@ export interface VerifyInput {
   contentType?: string;
   /** Current time in milliseconds; tests pass a fixed clock. Defaults to `Date.now()`. */
   now?: number;
-}
-
-/** Hash methods Vonage offers for signed SMS webhooks (`md5hash` is the legacy salted MD5). */
-export type VonageSignatureMethod = 'md5hash' | 'md5' | 'sha1' | 'sha256' | 'sha512';
-
-/** Keys of `webhooks.sources.<name>.verify`; which ones apply depends on the provider. */
-export interface VerifyOptions {
-  /** Signing secret: Standard Webhooks `whsec_…`, GitHub, Stripe `whsec_…`, Mailgun signing key, Vonage signature secret, or the shared header token. */
-  secret?: string;
-  /** Header carrying a shared token (with `secret`). */
-  header?: string;
-  /** HTTP Basic user name (with `password`). */
-  username?: string;
-  /** HTTP Basic password. */
-  password?: string;
-  /** Twilio auth token. */
-  authToken?: string;
-  /** Allowed clock difference in seconds, past and future (default 300). */
-  tolerance?: number;
-  /** The public URL the provider signs when Restwell sits behind a proxy (Twilio). */
-  publicUrl?: string;
-  /** Vonage signature method (default `sha256`). */
-  algorithm?: VonageSignatureMethod;
 }
 
 /** The `verify` value of a source: options, or the explicit string `none`. */
