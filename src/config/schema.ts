@@ -93,6 +93,10 @@ export const configSchema = {
             additionalProperties: false,
             properties: { read: accessRule, write: accessRule, create: accessRule, update: accessRule, delete: accessRule },
           },
+          requireIfMatch: {
+            type: 'boolean',
+            description: 'Refuse unconditional writes (428): PUT, PATCH and DELETE must send If-Match (or, to create with PUT, If-None-Match: *)',
+          },
         },
       },
     },

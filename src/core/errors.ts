@@ -44,6 +44,13 @@ export class PreconditionFailedError extends DomainError {
   }
 }
 
+/** The resource requires conditional writes and the request sent no precondition. */
+export class PreconditionRequiredError extends DomainError {
+  constructor(message: string) {
+    super('precondition-required', message);
+  }
+}
+
 /** A request that is syntactically unusable: bad id, bad patch document, bad query. */
 export class BadRequestError extends DomainError {
   constructor(code: 'invalid-id' | 'invalid-patch' | 'invalid-query' | 'malformed-body', message: string, extra: Record<string, unknown> = {}) {

@@ -13,6 +13,8 @@ export interface ResourceDefinition {
   fields: FieldDefinition[];
   fieldsByName: Map<string, FieldDefinition>;
   access: Required<Pick<AccessConfig, 'read' | 'create' | 'update' | 'delete'>>;
+  /** Writes to a record must be conditional (428 otherwise): no lost updates, by rule. */
+  requireIfMatch: boolean;
 }
 
 /** Builds the resource definitions from a validated config, in config order. */
@@ -29,6 +31,7 @@ function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
     description: rc.description,
     fields,
     fieldsByName: new Map(fields.map((f) => [f.name, f])),
+    requireIfMatch: rc.requireIfMatch ?? false,
     access: {
       read: rc.access?.read ?? 'public',
       create: rc.access?.create ?? write,

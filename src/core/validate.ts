@@ -41,6 +41,7 @@ export class RecordValidator {
       }
     }
     if (!this.check(input)) errors.push(...(this.check.errors ?? []).map((e) => this.describe(e)));
+    else errors.push(...this.portable(input));
     if (errors.length) throw new ValidationError(errors);
     return this.complete(input);
   }
@@ -54,6 +55,22 @@ export class RecordValidator {
       data[f.name] = v;
     }
     return data;
+  }
+
+  /**
+   * Values every engine can store exactly: no NUL character in text (PostgreSQL refuses it) and
+   * integers within ±2^53 (what JSON numbers hold exactly), so both engines answer alike.
+   */
+  private portable(input: Record<string, unknown>): FieldError[] {
+    const errors: FieldError[] = [];
+    for (const f of this.resource.fields) {
+      const v = input[f.name];
+      if (typeof v === 'string' && v.includes('\u0000')) errors.push({ pointer: `/${f.name}`, detail: 'must not contain the NUL character (\\u0000)' });
+      if ((f.type === 'integer' || f.type === 'reference') && typeof v === 'number' && !Number.isSafeInteger(v)) {
+        errors.push({ pointer: `/${f.name}`, detail: `must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
+      }
+    }
+    return errors;
   }
 
   private describe(e: ErrorObject): FieldError {

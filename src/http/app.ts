@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from './idempotency.js';
@@ -17,7 +17,8 @@ export interface AppOptions {
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' }),
-    disableRequestLogging: true,
+    // Per-request log lines cost more than the request itself at load; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.server.bodyLimit,
     clientErrorHandler: handleClientError,
     return503OnClosing: true,

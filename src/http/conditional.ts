@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { PreconditionFailedError } from '../core/errors.js';
+import { PreconditionFailedError, PreconditionRequiredError } from '../core/errors.js';
 import { etagOf, type StoredRecord } from '../core/record.js';
 
 interface EntityTag {
@@ -25,10 +25,16 @@ export function notModified(request: FastifyRequest, etag: string): boolean {
 
 /**
  * Evaluates If-Match then If-None-Match (RFC 9110 §13.2.2) for an unsafe method against the
- * current record, throwing 412 when they do not hold. Runs inside the write transaction.
+ * current record, throwing 412 when they do not hold. Runs inside the write transaction. When the
+ * resource requires conditional writes, a request with neither header is 428 (RFC 6585 §3).
  */
-export function checkPreconditions(headers: FastifyRequest['headers'], current: StoredRecord | undefined): void {
+export function checkPreconditions(headers: FastifyRequest['headers'], current: StoredRecord | undefined, required = false): void {
   const ifMatch = headers['if-match'];
+  if (required && ifMatch === undefined && headers['if-none-match'] === undefined) {
+    throw new PreconditionRequiredError(
+      current ? `send If-Match with the ETag you last read (currently ${etagOf(current)}) so no one's change is lost` : 'send If-None-Match: * to create this record',
+    );
+  }
   if (ifMatch !== undefined) {
     const tags = parseEtagList(ifMatch);
     if (!current) throw new PreconditionFailedError('If-Match was sent but the record does not exist');

@@ -8,7 +8,7 @@ const json = { 'content-type': 'application/json' };
 const config = {
   resources: {
     characters: { fields: { name: { type: 'string', required: true, unique: true, maxLength: 20 }, number: { type: 'string', pattern: '^[0-9-]+$' }, age: { type: 'integer', minimum: 0 } } },
-    quotes: { id: 'uuid', fields: { text: { type: 'string', required: true }, by: { type: 'reference', to: 'characters' }, mood: { type: 'enum', values: ['happy', 'sad'] }, at: { type: 'datetime' } } },
+    quotes: { id: 'uuid', requireIfMatch: true, fields: { text: { type: 'string', required: true }, by: { type: 'reference', to: 'characters' }, mood: { type: 'enum', values: ['happy', 'sad'] }, at: { type: 'datetime' } } },
   },
   server: { bodyLimit: '2kb' },
 };
@@ -84,6 +84,22 @@ for (const engine of engines) {
       await expectProblem(await inject({ method: 'DELETE', url: `/characters/${ch.id}` }), 409, 'reference-conflict');
     });
 
+    test('428 where a resource requires conditional writes; with the precondition they work', async () => {
+      const created = await inject({ method: 'POST', url: '/quotes', headers: json, payload: { text: 'Doh' } });
+      const url = `/quotes/${created.json().id}`;
+      const etag = String(created.headers.etag);
+      const put = await expectProblem(await inject({ method: 'PUT', url, headers: json, payload: { text: 'D’oh!' } }), 428, 'precondition-required');
+      assert.match(put.detail, /If-Match/);
+      await expectProblem(await inject({ method: 'PATCH', url, headers: { 'content-type': 'application/merge-patch+json' }, payload: { text: 'x' } }), 428, 'precondition-required');
+      await expectProblem(await inject({ method: 'DELETE', url }), 428, 'precondition-required');
+      const fresh = `/quotes/0190a000-0000-7000-8000-000000000001`;
+      await expectProblem(await inject({ method: 'PUT', url: fresh, headers: json, payload: { text: 'new' } }), 428, 'precondition-required');
+      assert.equal((await inject({ method: 'PUT', url: fresh, headers: { ...json, 'if-none-match': '*' }, payload: { text: 'new' } })).statusCode, 201);
+      const patched = await inject({ method: 'PATCH', url, headers: { 'content-type': 'application/merge-patch+json', 'if-match': etag }, payload: { text: 'D’oh!' } });
+      assert.equal(patched.statusCode, 200);
+      assert.equal((await inject({ method: 'DELETE', url, headers: { 'if-match': String(patched.headers.etag) } })).statusCode, 204);
+    });
+
     test('412 is covered by the CRUD suite; 413: body over the limit', async () => {
       await expectProblem(await inject({ method: 'POST', url: '/characters', headers: json, payload: JSON.stringify({ name: 'x'.repeat(5000) }) }), 413, 'body-too-large');
     });
@@ -114,6 +130,14 @@ for (const engine of engines) {
       await expectProblem(await inject({ method: 'POST', url: '/quotes', headers: json, payload: { text: 'x', at: 'yesterday' } }), 422, 'validation-failed');
       const ref = await expectProblem(await inject({ method: 'POST', url: '/quotes', headers: json, payload: { text: 'x', by: 99999 } }), 422, 'validation-failed');
       assert.match(ref.errors[0].detail, /no characters record has id 99999/);
+    });
+
+    test('422 for values no engine stores exactly: NUL in text, integers beyond 2^53', async () => {
+      const nul = await expectProblem(await inject({ method: 'POST', url: '/characters', headers: json, payload: { name: 'a\u0000b' } }), 422, 'validation-failed');
+      assert.match(nul.errors[0].detail, /NUL/);
+      const big = await expectProblem(await inject({ method: 'POST', url: '/characters', headers: json, payload: '{"name": "Big", "age": 123456789012345678901}' }), 422, 'validation-failed');
+      assert.equal(big.errors[0].pointer, '/age');
+      await expectProblem(await inject({ method: 'GET', url: '/characters?name=a%00b' }), 400, 'invalid-query');
     });
 
     test('no bad input produces a 5xx', async () => {

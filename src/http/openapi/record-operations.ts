@@ -69,7 +69,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       '200': recordResponse(r, ctx, 'Replaced', {}),
       '201': recordResponse(r, ctx, 'Created at this id', created(ctx)),
     },
-    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable'],
+    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable', ...conditional(r)],
   }),
   patch: (r, ctx) => ({
     description:
@@ -84,7 +84,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     responses: { '200': recordResponse(r, ctx, 'Updated', {}) },
     problems: [
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
-      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable',
+      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
     ],
     acceptPatch: true,
   }),
@@ -92,6 +92,11 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     description: `Deletes a ${r.name} record; deleting it again is 404. If-Match makes the delete conditional on the ETag you read.`,
     parameters: [headerParameter(ctx, 'if-match')],
     responses: { '204': { description: 'Deleted' } },
-    problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable'],
+    problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable', ...conditional(r)],
   }),
 };
+
+/** 428 for resources that require conditional writes. */
+function conditional(r: ResourceDefinition): ['precondition-required'] | [] {
+  return r.requireIfMatch ? ['precondition-required'] : [];
+}

@@ -10,7 +10,7 @@ export function deleteRecord(ctx: AppContext, resource: ResourceDefinition) {
     const id = recordId(request, resource);
     await ctx.store.mutate(resource, id, (current) => {
       if (!current || !visible(request, current)) throw notFound(resource, id);
-      checkPreconditions(request.headers, current);
+      checkPreconditions(request.headers, current, resource.requireIfMatch);
       return { delete: true };
     });
     return reply.code(204).send();

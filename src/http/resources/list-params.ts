@@ -116,6 +116,8 @@ function parseFilter(resource: ResourceDefinition, key: string, text: string): F
 }
 
 function parseValue(field: FieldDefinition, key: string, text: string, raw = false): unknown {
+  // No engine stores NUL in text, so no value can match it; say so rather than let engines differ.
+  if (text.includes('\u0000')) throw bad(`${key}: values must not contain the NUL character`);
   if (raw) return text;
   switch (field.type) {
     case 'integer':

@@ -27,7 +27,7 @@ export function patchRecord(ctx: AppContext, resource: ResourceDefinition) {
     const apply = kind === PATCH_TYPES[1] ? applyJsonPatch : applyMergePatch;
     const result = await ctx.store.mutate(resource, id, (current) => {
       if (!current || !visible(request, current)) throw notFound(resource, id);
-      checkPreconditions(request.headers, current);
+      checkPreconditions(request.headers, current, resource.requireIfMatch);
       return { put: validator.prepare(apply(toPlain(current), request.body), current, id) };
     });
     const record = result.record!;

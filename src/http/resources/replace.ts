@@ -24,7 +24,7 @@ export function replaceRecord(ctx: AppContext, resource: ResourceDefinition) {
       (current) => {
         // Another subject's record under an `owner` rule: the id is taken, but not visible.
         if (current && !visible(request, current)) throw notFound(resource, id);
-        checkPreconditions(request.headers, current);
+        checkPreconditions(request.headers, current, resource.requireIfMatch);
         return { put: validator.prepare(request.body, current, id) };
       },
       { owner: request.subject ?? null },
