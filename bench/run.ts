@@ -1,7 +1,7 @@
 // `npm run bench`: raw node:http (the ceiling), json-server 0.17.4 and Restwell, each in its own child
 // process, under one autocannon load generator in this process. Writes bench/results.md and results.svg.
 // See bench/README.md for what each row measures and how long it takes.
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,9 @@ async function main(): Promise<number> {
   try {
     const only = process.env.BENCH_ONLY?.split(',').map((k) => k.trim());
     for (const section of SECTIONS.filter((s) => !only || only.includes(s.key))) {
+      // Flush what the previous section wrote (json-server rewrites a 10 MB file per write), so its
+      // dirty pages do not slow this section's fsyncs.
+      spawnSync('sync');
       try {
         rows.push(...(await section.run(ctx)));
       } catch (err) {

@@ -27,7 +27,10 @@ export function routeGuard(ctx: AppContext, route: Route) {
   if (!rules) return undefined;
   const limits = ctx.auth.settings.rateLimit;
   const policy: RateLimitPolicy | undefined = limits && ((route.resource && limits.resources.get(route.resource.name)) || limits.default);
+  // A public route without a rate limit needs nothing from an anonymous request: skip the work.
+  const openToAnonymous = !policy && rules !== 'client' && rules.every((r) => r === 'public');
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (openToAnonymous && request.headers.authorization === undefined) return;
     let principal: Principal | undefined;
     let failure: BearerError | undefined;
     if (rules !== 'client') {
