@@ -1,4 +1,4 @@
-import type { AccessConfig, FieldConfig, FieldType, ResourceConfig, RestwellConfig } from '../config/types.js';
+import type { AccessConfig, FieldConfig, ResourceConfig, RestwellConfig } from '../config/types.js';
 
 /** A declared field with its name, ready for the store and the validators. */
 export interface FieldDefinition extends FieldConfig {
@@ -40,6 +40,3 @@ function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
     },
   };
 }
-
-/** Field types whose values can be compared and sorted. */
-export const ORDERED_TYPES: ReadonlySet<FieldType> = new Set(['string', 'integer', 'number', 'datetime', 'enum', 'reference', 'boolean']);

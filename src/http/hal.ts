@@ -22,13 +22,3 @@ export function halRecord(resource: ResourceDefinition, record: StoredRecord): R
   }
   return { ...toPlain(record), _links: links };
 }
-
-/** The HAL representation of a page of a collection. */
-export function halList(resource: ResourceDefinition, records: StoredRecord[], links: Record<string, Link>, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    _links: links,
-    count: records.length,
-    ...extra,
-    _embedded: { [resource.name]: records.map((r) => halRecord(resource, r)) },
-  };
-}

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type ColumnDefinitionBuilder } from 'kysely';
-import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
+import type { FieldDefinition } from '../core/resource.js';
 import { indexName, type SchemaStep } from './schema-plan.js';
 
 /** How an engine spells its column types; the rest of the DDL is shared. */
@@ -61,12 +61,4 @@ function refType(f: FieldDefinition, idTypeOf: (resource: string) => 'integer' |
 
 function references(c: ColumnDefinitionBuilder, f: FieldDefinition): ColumnDefinitionBuilder {
   return f.type === 'reference' && f.to ? c.references(`${f.to}.id`) : c;
-}
-
-/** Every table Restwell itself keeps, in creation order. */
-export const SYSTEM_TABLES = ['_rw_schema', '_rw_events', '_rw_idempotency'] as const;
-
-/** A resource's declared fields that need an existence check on their target before a write. */
-export function referenceFields(resource: ResourceDefinition): FieldDefinition[] {
-  return resource.fields.filter((f) => f.type === 'reference' && f.to);
 }
