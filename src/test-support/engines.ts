@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,9 +10,19 @@ export interface TestEngine {
   freshUrl(): string;
 }
 
+const tempDirs: string[] = [];
+// The test process's SQLite files go when it exits (their servers are closed by then).
+process.on('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 const sqlite: TestEngine = {
   name: 'sqlite',
-  freshUrl: () => join(mkdtempSync(join(tmpdir(), 'restwell-test-')), 'test.db'),
+  freshUrl: () => {
+    const dir = mkdtempSync(join(tmpdir(), 'restwell-test-'));
+    tempDirs.push(dir);
+    return join(dir, 'test.db');
+  },
 };
 
 /**
