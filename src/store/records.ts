@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { uuidv7 } from 'uuidv7';
+import { newUuid } from '../core/ids.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
@@ -15,6 +16,14 @@ export interface Codec {
 /** A new random generation tag (see StoredRecord.gen). */
 export function newGen(): string {
   return randomBytes(6).toString('base64url');
+}
+
+/**
+ * The first generation of a record (version 1, a new generation tag). Without `id`, a uuid
+ * resource gets a new UUID v7 and an integer resource leaves it to the engine's sequence.
+ */
+export function firstGeneration(resource: ResourceDefinition, data: Record<string, unknown>, now: string, owner: string | null, id?: RecordId) {
+  return { id: id ?? (resource.idType === 'uuid' ? newUuid() : undefined), version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner, data };
 }
 
 /** A new public event id. */

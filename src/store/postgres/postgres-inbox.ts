@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { newUuid } from '../../core/ids.js';
 import { applyAttempt, toDelivery, type AttemptOutcome, type Delivery, type DeliveryStatus, type EffectResult, type Inbox, type NewDelivery } from '../inbox.js';
-import { newEventId, newGen } from '../records.js';
+import { firstGeneration, newEventId } from '../records.js';
 import { PG_TEXT } from './postgres-codec.js';
 import { unavailableOr } from './postgres-errors.js';
 import type { Writer } from './postgres-writer.js';
@@ -77,7 +76,7 @@ export class PostgresInbox implements Inbox {
       if (current.attempts !== outcome.expectedAttempts) return undefined;
       const result: EffectResult = { records: [], events: [] };
       for (const r of outcome.effects?.records ?? []) {
-        const fresh = { id: r.resource.idType === 'uuid' ? newUuid() : undefined, version: 1, gen: newGen(), createdAt: at, updatedAt: at, owner: null, data: r.data };
+        const fresh = firstGeneration(r.resource, r.data, at, null);
         const saved = await tx.write(r.resource, 'insert', fresh, at);
         result.records.push(`/${r.resource.name}/${encodeURIComponent(String(saved.id))}`);
       }

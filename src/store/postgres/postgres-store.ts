@@ -2,14 +2,13 @@ import pg from 'pg';
 import { BadRequestError } from '../../core/errors.js';
 import type { EventRecord } from '../../core/events.js';
 import { queryableField } from '../../core/system-fields.js';
-import { newUuid } from '../../core/ids.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
 import type { ListQuery, Page } from '../list-query.js';
 import { buildListQuery } from '../list-sql.js';
-import { newGen, rowToRecord, sameData } from '../records.js';
+import { firstGeneration, rowToRecord, sameData } from '../records.js';
 import type { Inbox } from '../inbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
 import { decode, encode, unstorable } from './postgres-codec.js';
@@ -101,8 +100,7 @@ export class PostgresStore implements Store {
     return this.retrying(3, () =>
       this.writer.transaction(async (tx) => {
         const now = new Date().toISOString();
-        const id = resource.idType === 'uuid' ? newUuid() : undefined;
-        return tx.write(resource, 'insert', { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data }, now);
+        return tx.write(resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
       }),
     );
   }
@@ -121,7 +119,7 @@ export class PostgresStore implements Store {
           return { outcome: 'deleted', record: current };
         }
         if (!current) {
-          const fresh = { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data: decision.put };
+          const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
           return { outcome: 'created', record: await tx.write(resource, 'insert', fresh, now) };
         }
         if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };

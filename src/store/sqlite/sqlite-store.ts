@@ -2,14 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { EventRecord } from '../../core/events.js';
-import { newUuid } from '../../core/ids.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
 import type { ListQuery, Page } from '../list-query.js';
 import { buildListQuery } from '../list-sql.js';
 import {
-  changeEvent, missingReference, newGen, recordColumns, referencedConflict, rowToRecord, sameData, uniqueConflict,
+  changeEvent, firstGeneration, missingReference, recordColumns, referencedConflict, rowToRecord, sameData, uniqueConflict,
 } from '../records.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
 import type { Inbox } from '../inbox.js';
@@ -59,7 +58,7 @@ export class SqliteStore implements Store {
     this.inbox = new SqliteInbox({
       writer: this.writer,
       stmt: (sql) => this.stmt(sql),
-      insertRecord: (resource, data, now) => this.write(resource, 'insert', { id: resource.idType === 'uuid' ? newUuid() : undefined, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: null, data }, now),
+      insertRecord: (resource, data, now) => this.write(resource, 'insert', firstGeneration(resource, data, now, null), now),
       appendEvent: (e) => this.appendEvent(e),
     });
   }
@@ -90,8 +89,7 @@ export class SqliteStore implements Store {
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     return this.writer.run(() => {
       const now = new Date().toISOString();
-      const id = resource.idType === 'uuid' ? newUuid() : undefined;
-      return this.write(resource, 'insert', { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data }, now);
+      return this.write(resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
     });
   }
 
@@ -113,7 +111,7 @@ export class SqliteStore implements Store {
         return { outcome: 'deleted', record: current };
       }
       if (!current) {
-        const fresh = { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: options.owner ?? null, data: decision.put };
+        const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
         return { outcome: 'created', record: this.write(resource, 'insert', fresh, now) };
       }
       if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
