@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, test } from 'node:test';
+import type { RestwellServer } from '../../src/server.js';
+import { testServer } from '../../src/test-support/test-server.js';
+
+let server: RestwellServer;
+let port: number;
+before(async () => {
+  server = await testServer();
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (server.app.server.address() as { port: number }).port;
+});
+after(() => server.close());
+
+/** Sends raw bytes and returns the whole response (the server closes after answering). */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    let out = '';
+    socket.on('data', (d) => (out += d));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+test('a method token no HTTP parser knows is 501 problem+json (Node rejects it before any route)', async () => {
+  const res = await raw('FOO /characters HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.match(res, /^HTTP\/1\.1 501 Not Implemented\r\n/);
+  assert.match(res, /content-type: application\/problem\+json/i);
+  assert.equal(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4)).status, 501);
+});
+
+test('a known method no route implements is 501; a malformed request line is 400', async () => {
+  assert.match(await raw('PROPFIND /characters HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 501 /);
+  assert.match(await raw('GET /characters HTTP/9.9\r\n\r\n'), /^HTTP\/1\.1 400 /);
+});
