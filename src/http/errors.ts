@@ -68,10 +68,11 @@ export function handleClientError(err: Error & { code?: string }, socket: Socket
     return;
   }
   const notImplemented = err.code === 'HPE_INVALID_METHOD';
-  const code = notImplemented ? 'not-implemented' : err.code === 'HPE_HEADER_OVERFLOW' ? 'malformed-body' : 'malformed-body';
+  const code = notImplemented ? 'not-implemented' : 'malformed-body';
   const p = PROBLEMS[code];
   const body = JSON.stringify({
-    type: `about:blank#${code}`,
+    // No Host header can be trusted here, so the type is a relative reference to the same page.
+    type: `/problems/${code}`,
     title: p.title,
     status: p.status,
     detail: notImplemented ? 'the request method is not implemented by this server' : `the request could not be parsed (${err.code ?? 'bad request'})`,
