@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
-import type { Filter, ListQuery } from './list-query.js';
-import type { Codec } from './records.js';
+import type { Filter, ListQuery, Page } from './list-query.js';
+import { rowToRecord, type Codec } from './records.js';
 import { columnOf, queryableField } from '../core/system-fields.js';
 
 type Eb = ExpressionBuilder<any, any>;
@@ -37,6 +37,14 @@ function matchExprs(eb: Eb, resource: ResourceDefinition, query: ListQuery, code
   const parts = query.filters.map((f) => filterExpr(eb, resource, f, codec));
   if (query.owner !== undefined) parts.push(eb(eb.ref('_owner'), '=', query.owner));
   return parts;
+}
+
+/** The page a list query's rows make: at most `limit` records in the requested order, and whether more follow. */
+export function pageOf(resource: ResourceDefinition, rows: Record<string, unknown>[], query: ListQuery, codec: Codec, total?: number): Page {
+  const records = rows.slice(0, query.limit).map((row) => rowToRecord(resource, row, codec));
+  // A backwards page was read in reverse order (see buildListQuery).
+  if (query.after?.backwards) records.reverse();
+  return { records, hasMore: rows.length > query.limit, total };
 }
 
 function fieldOf(resource: ResourceDefinition, name: string): FieldDefinition {

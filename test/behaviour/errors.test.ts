@@ -152,7 +152,7 @@ for (const engine of engines) {
           assert.ok(res.statusCode < 500, `PATCH ${type} ${payload} → ${res.statusCode} ${res.body}`);
         }
       }
-      for (const url of ['/characters?sort=nope', '/characters?cursor=%%%', '/characters?cursor=eyJ2IjoxfQ', '/characters?age[gt]=abc', '/characters?name[like]=x', '/characters?limit=-1', '/%E0%A4%A']) {
+      for (const url of ['/quotes?by=99999999999999999999', '/characters?age=99999999999999999999', '/characters?sort=nope', '/characters?cursor=%%%', '/characters?cursor=eyJ2IjoxfQ', '/characters?age[gt]=abc', '/characters?name[like]=x', '/characters?limit=-1', '/%E0%A4%A']) {
         const res = await inject({ method: 'GET', url });
         assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${url} → ${res.statusCode} ${res.body}`);
       }

@@ -134,8 +134,9 @@ function parseValue(field: FieldDefinition, key: string, text: string, raw = fal
       return new Date(t).toISOString();
     }
     case 'reference':
-      if (/^\d+$/.test(text)) return Number(text);
-      return text;
+      if (!/^\d+$/.test(text)) return text;
+      if (text.length > 15) throw bad(`${key}: "${text}" is not an id`);
+      return Number(text);
     case 'enum':
       if (!field.values!.includes(text)) throw bad(`${key}: "${text}" is not one of ${field.values!.join(', ')}`);
       return text;

@@ -40,19 +40,3 @@ export function decode(field: FieldDefinition, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   return value;
 }
-
-/** The largest bigint: PostgreSQL refuses integers beyond it, where SQLite would quietly keep a float. */
-const INT8_MAX = 9223372036854775807;
-
-/**
- * Why PostgreSQL cannot store `value` in the field's column (undefined when it can): text cannot
- * hold NUL characters, and bigint stops at 2^63-1. Checked before writing, so the answer is a 422
- * naming the field rather than a database error.
- */
-export function unstorable(field: FieldDefinition, value: unknown): string | undefined {
-  if (typeof value === 'string' && field.type !== 'json' && value.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
-  if (typeof value === 'number' && (field.type === 'integer' || field.type === 'reference') && !(Math.abs(value) <= INT8_MAX)) {
-    return `must be between -${INT8_MAX} and ${INT8_MAX}`;
-  }
-  return undefined;
-}

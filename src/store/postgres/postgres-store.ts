@@ -1,17 +1,15 @@
 import pg from 'pg';
-import { BadRequestError } from '../../core/errors.js';
 import type { EventRecord } from '../../core/events.js';
-import { queryableField } from '../../core/system-fields.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
 import type { ListQuery, Page } from '../list-query.js';
-import { buildListQuery } from '../list-sql.js';
+import { buildListQuery, pageOf } from '../list-sql.js';
 import { firstGeneration, rowToRecord, sameData } from '../records.js';
 import type { Inbox } from '../inbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
-import { decode, encode, unstorable } from './postgres-codec.js';
+import { decode, encode } from './postgres-codec.js';
 import { describe, unavailableOr } from './postgres-errors.js';
 import * as events from './postgres-events.js';
 import * as idempotency from './postgres-idempotency.js';
@@ -77,21 +75,15 @@ export class PostgresStore implements Store {
 
   list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
     return this.guard(async () => {
-      // A filter value no column of its type can hold matches nothing; say so rather than fail.
-      const bad = query.filters.find((f) => [f.value].flat().some((v) => unstorable(queryableField(resource, f.field) ?? { name: f.field, type: 'string' }, v)));
-      if (bad) throw new BadRequestError('invalid-query', `the value of the ${bad.field} filter cannot be stored in that field (NUL character or integer out of range)`);
       const { rows: rowsQuery, count } = buildListQuery(pgBuilder, resource, query, codec);
       const c = rowsQuery.compile();
       const { rows } = await this.pool.query(c.sql, c.parameters as unknown[]);
-      const hasMore = rows.length > query.limit;
-      const records = rows.slice(0, query.limit).map((row) => rowToRecord(resource, row, codec));
-      if (query.after?.backwards) records.reverse();
       let total: number | undefined;
       if (count) {
         const cc = count.compile();
         total = Number((await this.pool.query(cc.sql, cc.parameters as unknown[])).rows[0].n);
       }
-      return { records, hasMore, total };
+      return pageOf(resource, rows, query, codec, total);
     });
   }
 

@@ -1,11 +1,10 @@
 import type pg from 'pg';
-import { ValidationError } from '../../core/errors.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { StoreUnavailableError } from '../errors.js';
 import { indexName } from '../schema-plan.js';
 import { changeEvent, missingReference, recordColumns, referencedConflict, rowToRecord, uniqueConflict } from '../records.js';
-import { decode, encode, unstorable } from './postgres-codec.js';
+import { decode, encode } from './postgres-codec.js';
 import { pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
 import { appendEvent } from './postgres-events.js';
 import { pgBuilder } from './postgres-kysely.js';
@@ -75,11 +74,6 @@ export class Transaction {
   /** Inserts or updates one record and appends its event. */
   async write(resource: ResourceDefinition, how: 'insert' | 'update', record: Omit<StoredRecord, 'id'> & { id?: RecordId }, now: string): Promise<StoredRecord> {
     this.attempt = { resource, how, record };
-    const errors = resource.fields.flatMap((f) => {
-      const why = unstorable(f, record.data[f.name]);
-      return why ? [{ pointer: `/${f.name}`, detail: why }] : [];
-    });
-    if (errors.length) throw new ValidationError(errors);
     await this.checkReferences(resource, record.data);
     const cols = recordColumns(resource, record, codec);
     const q =

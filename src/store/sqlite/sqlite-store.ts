@@ -6,7 +6,7 @@ import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
 import type { ListQuery, Page } from '../list-query.js';
-import { buildListQuery } from '../list-sql.js';
+import { buildListQuery, pageOf } from '../list-sql.js';
 import {
   changeEvent, firstGeneration, missingReference, recordColumns, referencedConflict, rowToRecord, sameData, uniqueConflict,
 } from '../records.js';
@@ -75,15 +75,12 @@ export class SqliteStore implements Store {
     const { rows: rowsQuery, count } = buildListQuery(sqliteBuilder, resource, query, codec);
     const compiled = rowsQuery.compile();
     const rows = this.stmt(compiled.sql).all(...(compiled.parameters as unknown[])) as Record<string, unknown>[];
-    const hasMore = rows.length > query.limit;
-    const records = rows.slice(0, query.limit).map((row) => rowToRecord(resource, row, codec));
-    if (query.after?.backwards) records.reverse();
     let total: number | undefined;
     if (count) {
       const c = count.compile();
       total = Number((this.stmt(c.sql).get(...(c.parameters as unknown[])) as { n: number }).n);
     }
-    return { records, hasMore, total };
+    return pageOf(resource, rows, query, codec, total);
   }
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
