@@ -15,6 +15,11 @@ function find(dir) {
   return out;
 }
 
+// Tests that run the published CLI (`node bin/restwell.js`, as the README does) need dist/ to match
+// src/, so the suite compiles first: editing src/ never needs a manual build before `npm test`.
+const build = spawnSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const only = process.argv.slice(2);
 const files = only.length ? only : ['src', 'test'].flatMap((d) => find(d)).sort();
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });

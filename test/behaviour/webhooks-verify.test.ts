@@ -12,7 +12,7 @@ import { samplePostmarkEmail, sampleTwilioSms, sampleMailgunEmail } from '../../
 import { signBasicAuth, signMailgun } from '../../src/webhooks/inbound/verifiers/index.js';
 import { adminKey, get, inbox, listening, post, SECRETS } from './webhooks-support.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/webhook-signatures.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const now = () => Math.floor(Date.now() / 1000);
 
 for (const engine of engines) {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { signGithub, verifyGithub } from './github.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/webhook-signatures.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../../../../test/fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const v = vectors['github-sha256'];
 const secret = 'gh-secret';
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { signStandardWebhooks, verifyStandardWebhooks } from './standard-webhooks.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/webhook-signatures.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../../../../test/fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const v = vectors['standard-webhooks-v1'];
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const now = 1_700_000_000_000;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import Stripe from 'stripe';
 import { signStripe, verifyStripe } from './stripe.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/webhook-signatures.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../../../../test/fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const secret = 'whsec_test_secret';
 const now = 1_700_000_000_000;
 const t = now / 1000;

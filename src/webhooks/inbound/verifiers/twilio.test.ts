@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import twilio from 'twilio';
 import { signTwilio, verifyTwilio } from './twilio.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/webhook-signatures.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../../../../test/fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const v = vectors.twilio;
 const form = 'application/x-www-form-urlencoded';
 const json = 'application/json';
