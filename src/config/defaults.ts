@@ -3,7 +3,7 @@
  * with no file at all, `DEMO_CONFIG` is served.
  */
 export const DEFAULTS = {
-  server: { port: 8080, host: '0.0.0.0', bodyLimit: '1mb' },
+  server: { port: 8080, host: '0.0.0.0', bodyLimit: '1mb', maxJsonDepth: 64 },
   database: './data/restwell.db',
   allowDestructiveMigrations: false,
   idempotency: { ttl: '24h' },

@@ -57,6 +57,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       port,
       host: options.overrides?.host ?? env.HOST ?? server.host,
       bodyLimit: parseBytes(server.bodyLimit),
+      maxJsonDepth: server.maxJsonDepth,
       publicUrl: server.publicUrl,
     },
     database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,

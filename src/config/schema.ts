@@ -40,6 +40,7 @@ export const configSchema = {
           description: 'Largest accepted request body: bytes, or a size such as 512kb or 1mb',
           oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
         },
+        maxJsonDepth: { description: 'Deepest nesting accepted in a JSON body, a stored json value or a webhook payload (default 64)', type: 'integer', minimum: 2, maximum: 1000 },
         publicUrl: { type: 'string', format: 'uri' },
       },
     },

@@ -43,7 +43,14 @@ export interface ResourceConfig {
 
 /** The validated, defaults-applied configuration the server runs with. */
 export interface RestwellConfig {
-  server: { port: number; host: string; bodyLimit: number; publicUrl?: string };
+  server: {
+    port: number;
+    host: string;
+    bodyLimit: number;
+    /** Deepest nesting accepted in a JSON body, a stored json value or a webhook payload. */
+    maxJsonDepth: number;
+    publicUrl?: string;
+  };
   database: string;
   /** Allow schema sync to drop or retype columns that the config no longer declares. */
   allowDestructiveMigrations: boolean;
