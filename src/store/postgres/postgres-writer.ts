@@ -30,7 +30,7 @@ export class Writer {
    */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    const tx = new Transaction(client, this.pool, this.schemaKey);
+    const tx = new Transaction(client, this.schemaKey);
     let discard = false;
     try {
       await client.query('BEGIN');
@@ -53,7 +53,7 @@ export class Transaction {
   /** What the failing statement was writing, to explain a constraint failure. */
   private attempt?: { resource: ResourceDefinition; how: 'insert' | 'update' | 'delete'; record: { id?: RecordId; data: Record<string, unknown> } };
 
-  constructor(private readonly client: pg.PoolClient, private readonly pool: pg.Pool, private readonly schemaKey: number) {}
+  constructor(private readonly client: pg.PoolClient, private readonly schemaKey: number) {}
 
   /** Runs a statement in this transaction (the engine's other tables, e.g. the webhook inbox). */
   query(sql: string, params: unknown[]): Promise<pg.QueryResult> {
@@ -96,7 +96,10 @@ export class Transaction {
 
   /**
    * Turns a constraint failure (by SQLSTATE and constraint name, never by message) into the
-   * domain error SQLite gives, or into RetryWrite when running again resolves it.
+   * domain error SQLite gives, or into RetryWrite when running again resolves it. Called after
+   * ROLLBACK, so the holder of a unique value is looked up on this same, now idle, connection:
+   * taking a second pooled connection while holding this one starves the pool when many writes
+   * clash at once (each waits for a connection the others hold).
    */
   async explain(err: unknown): Promise<unknown> {
     const state = sqlState(err);
@@ -116,7 +119,7 @@ export class Transaction {
     const field = resource.fields.find((f) => f.unique && pgIdentifier(indexName(resource.name, f.name, true)) === constraint);
     if (!field) return err;
     const value = record.data[field.name];
-    const holder = await this.pool
+    const holder = await this.client
       .query<{ id: RecordId }>(`SELECT id FROM "${resource.name}" WHERE "${field.name}" = $1 AND id IS DISTINCT FROM $2`, [encode(field, value), record.id ?? null])
       .then((r) => r.rows[0]?.id, () => undefined);
     return uniqueConflict(resource, field.name, value, holder === undefined ? undefined : resource.idType === 'integer' ? Number(holder) : holder);
