@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { ValidationError, type FieldError } from './errors.js';
 import { bodySchema } from './field-schema.js';
+import { describeJsonHazard, findJsonHazard } from './json-hazards.js';
 import { SYSTEM_FIELDS, type StoredRecord } from './record.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -12,7 +13,8 @@ const HAL_MEMBERS = ['_links', '_embedded'];
 export class RecordValidator {
   private readonly check: ValidateFunction;
 
-  constructor(private readonly resource: ResourceDefinition, all: ResourceDefinition[]) {
+  /** `maxJsonDepth` bounds the nesting of a whole representation (the record object is level 1). */
+  constructor(private readonly resource: ResourceDefinition, all: ResourceDefinition[], private readonly maxJsonDepth: number) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
     this.check = ajv.compile(bodySchema(resource, all));
@@ -22,7 +24,9 @@ export class RecordValidator {
    * Validates a full representation (POST, PUT, or the result of a PATCH) and returns the
    * record's complete field data: defaults filled in, absent optional fields null, datetimes
    * normalised to UTC. Server-managed members are accepted only when they repeat the current
-   * values (so a GET body can be sent back with PUT); HAL members are ignored.
+   * values (so a GET body can be sent back with PUT); HAL members are ignored. A result nested
+   * deeper than the limit, or holding what the body parser refuses, is refused here too: whatever
+   * is stored can always be read, sent back and patched again (a patch could build it otherwise).
    */
   prepare(body: unknown, current?: StoredRecord, pathId?: string | number): Record<string, unknown> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -31,6 +35,8 @@ export class RecordValidator {
     const input: Record<string, unknown> = { ...(body as Record<string, unknown>) };
     const errors: FieldError[] = [];
     for (const key of HAL_MEMBERS) delete input[key];
+    const hazard = findJsonHazard(input, this.maxJsonDepth);
+    if (hazard) throw new ValidationError([{ pointer: hazard.pointer, detail: describeJsonHazard(hazard, this.maxJsonDepth) }]);
     for (const key of SYSTEM_FIELDS) {
       if (!(key in input)) continue;
       const value = input[key];
@@ -58,8 +64,9 @@ export class RecordValidator {
   }
 
   /**
-   * Values every engine can store exactly: no NUL character in text (PostgreSQL refuses it) and
-   * integers within ±2^53 (what JSON numbers hold exactly), so both engines answer alike.
+   * Values every engine can store exactly: no NUL character in text (PostgreSQL refuses it),
+   * integers within ±2^53 (what JSON numbers hold exactly), and datetimes that are instants with
+   * a four-digit UTC year (stored as ISO text, which sorts only then), so both engines answer alike.
    */
   private portable(input: Record<string, unknown>): FieldError[] {
     const errors: FieldError[] = [];
@@ -68,6 +75,10 @@ export class RecordValidator {
       if (typeof v === 'string' && v.includes('\u0000')) errors.push({ pointer: `/${f.name}`, detail: 'must not contain the NUL character (\\u0000)' });
       if ((f.type === 'integer' || f.type === 'reference') && typeof v === 'number' && !Number.isSafeInteger(v)) {
         errors.push({ pointer: `/${f.name}`, detail: `must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
+      }
+      if (f.type === 'datetime' && typeof v === 'string') {
+        const detail = unstorableDatetime(v);
+        if (detail) errors.push({ pointer: `/${f.name}`, detail });
       }
     }
     return errors;
@@ -99,4 +110,16 @@ export class RecordValidator {
         return { pointer: e.instancePath, detail: e.message ?? 'is invalid' };
     }
   }
+}
+
+/**
+ * Why an RFC 3339 date-time (already format-checked) cannot be stored, if it cannot. A leap second
+ * (`23:59:60`) is valid RFC 3339 but no instant of POSIX time, which every engine and JavaScript use.
+ */
+function unstorableDatetime(text: string): string | undefined {
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) return /:60(\.\d+)?([Zz]|[+-]\d\d:\d\d)$/.test(text) ? 'is a leap second (:60), which cannot be stored; send :59.999 or the next second instead' : 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z';
+  const year = new Date(t).getUTCFullYear();
+  if (year < 0 || year > 9999) return 'must fall between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z in UTC';
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from './idempotency.js';
 import { handleClientError, handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
+import { jsonBodyParser } from './json-body.js';
 import { sendProblem } from './problems.js';
 import { PATCH_TYPES } from './resources/patch.js';
 import { routeTable, type Route } from './routes.js';
@@ -27,8 +28,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   app.decorate('restwell', ctx);
 
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser([...PATCH_TYPES, 'application/hal+json'], { parseAs: 'string' }, json);
+  // One JSON parser for every JSON media type: strict UTF-8, bounded depth, finite numbers.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(['application/json', 'application/hal+json', ...PATCH_TYPES], { parseAs: 'buffer' }, jsonBodyParser(ctx.config.server.maxJsonDepth));
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);

@@ -42,7 +42,7 @@ export function createContext(config: RestwellConfig, store: Store): AppContext 
     config,
     store,
     resources: new Map(list.map((r) => [r.name, r])),
-    validators: new Map(list.map((r) => [r.name, new RecordValidator(r, list)])),
+    validators: new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)])),
     publicUrl: config.server.publicUrl?.replace(/\/$/, ''),
     auth: new AuthService(config, store),
   };
