@@ -6,6 +6,7 @@ import { sendRepresentation } from '../../http/respond.js';
 import { parseLogPage, sendLogPage } from '../../http/log-page.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../store/inbox.js';
 import { webhookHub } from './hub.js';
+import { keptHeaders } from './kept-headers.js';
 
 const STATUSES: DeliveryStatus[] = ['received', 'processed', 'failed'];
 
@@ -59,9 +60,15 @@ export function listDeliveries(ctx: AppContext) {
   };
 }
 
-/** `GET /webhooks/{source}/events/{id}`: one delivery with headers, raw body, response and attempts. */
+/**
+ * `GET /webhooks/{source}/events/{id}`: one delivery with headers, raw body, response and attempts.
+ * Credentials are masked again on the way out, for deliveries stored before they were masked on the way in.
+ */
 export function readDelivery(ctx: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply) => sendRepresentation(request, reply, 200, halDelivery(await deliveryOf(ctx, request)));
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const d = await deliveryOf(ctx, request);
+    return sendRepresentation(request, reply, 200, halDelivery({ ...d, headers: keptHeaders(d.headers, webhookHub(ctx).sources.get(d.source)!) }));
+  };
 }
 
 /** `GET /webhooks/{source}/events/{id}/attempts`: the delivery's attempt log. */

@@ -11,7 +11,7 @@ import type { Source } from './sources.js';
  * Throws PayloadError or ValidationError when the delivery can never be processed.
  */
 export async function effectsOf(source: Source, delivery: Delivery): Promise<AttemptEffects> {
-  const message = await normalize(source.provider, delivery.contentType, delivery.body);
+  const message = await normalize(source.provider, delivery.contentType, delivery.body, source.maxJsonDepth);
   const effects: AttemptEffects = {};
   if (source.store) {
     const view = messageView(message, { receivedAt: delivery.receivedAt, eventId: delivery.eventId });

@@ -4,23 +4,22 @@ import { ValidationError } from '../../core/errors.js';
 import type { AppContext } from '../../http/context.js';
 import { sendProblem } from '../../http/problems.js';
 import { newDeliveryId, type DeliveryStatus, type StoredResponse } from '../../store/inbox.js';
-import { rateLimitHeaders } from '../../auth/rate-limiter.js';
 import { messageView, valueAt } from './actions/message-view.js';
 import { replyTo } from './actions/reply.js';
 import { recordFromMessage } from './actions/store.js';
+import { sendRateLimited, UNVERIFIED_PER_ADDRESS } from './delivery-limits.js';
 import { webhookHub } from './hub.js';
+import { keptHeaders } from './kept-headers.js';
 import { acceptsContentType, CONTENT_TYPES, mediaType, normalize, parsePayload, PayloadError, type NormalizeResult } from './providers/index.js';
 import { acceptedResponse, rejectedResponse, sendStored } from './responses.js';
 import type { Source } from './sources.js';
 import { eventIdFor, verify, type HeaderMap } from './verifiers/index.js';
 
-/** Headers that carry credentials: kept out of the inbox, which admins can read. */
-const REDACTED = new Set(['authorization', 'cookie', 'proxy-authorization']);
-
 /**
- * `POST /webhooks/{source}`: rate limit, content type, size, then verification of the raw bytes
- * before anything parses them. A genuine delivery is committed to the inbox (once per provider
- * event id) before its answer is sent, and a redelivery gets the first answer again.
+ * `POST /webhooks/{source}`: content type, size, then verification of the raw bytes before
+ * anything parses them; failures count against the client address, genuine deliveries against
+ * the source's rate limit. A genuine delivery is committed to the inbox (once per provider event
+ * id) before its answer is sent, and a redelivery gets the first answer again.
  */
 export function receiveWebhook(ctx: AppContext) {
   const hub = webhookHub(ctx);
@@ -28,13 +27,6 @@ export function receiveWebhook(ctx: AppContext) {
     const name = (request.params as { source: string }).source;
     const source = hub.sources.get(name);
     if (!source) return sendProblem(request, reply, 'not-found', `no webhook source is named "${name}"`);
-    if (source.rateLimit) {
-      const limit = hub.limiter.hit(source.rateLimit, name);
-      if (!limit.allowed) {
-        reply.headers(rateLimitHeaders(limit)).header('retry-after', String(limit.resetSeconds));
-        return sendProblem(request, reply, 'rate-limited', `source ${name} takes ${source.rateLimit.limit} deliveries per ${source.rateLimit.windowSeconds} s; retry in ${limit.resetSeconds} s`);
-      }
-    }
     const contentType = request.headers['content-type'] ?? '';
     if (!acceptsContentType(source.provider, contentType)) {
       return sendProblem(request, reply, 'unsupported-media-type', `${source.provider} sends ${CONTENT_TYPES[source.provider].join(' or ')}, not ${mediaType(contentType) || 'a body without Content-Type'}`);
@@ -46,9 +38,17 @@ export function receiveWebhook(ctx: AppContext) {
     const url = `${ctx.publicUrl ?? `${request.protocol}://${request.host}`}${request.originalUrl}`;
     const verified = verify(source.provider, { rawBody, headers, url, contentType }, source.verify);
     if (!verified.ok) {
+      const flood = hub.limiter.hit(UNVERIFIED_PER_ADDRESS, request.ip);
+      if (!flood.allowed) {
+        return sendRateLimited(request, reply, flood, `more than ${UNVERIFIED_PER_ADDRESS.limit} deliveries from ${request.ip} failed verification in ${UNVERIFIED_PER_ADDRESS.windowSeconds} s`);
+      }
       request.log.warn({ source: name, code: verified.code }, `webhook rejected: ${verified.reason}`);
       if (source.scheme === 'basic') reply.header('www-authenticate', `Basic realm="webhooks/${name}", charset="UTF-8"`);
       return sendProblem(request, reply, 'webhook-unverified', verified.reason, { reason: verified.code });
+    }
+    if (source.rateLimit) {
+      const limit = hub.limiter.hit(source.rateLimit, name);
+      if (!limit.allowed) return sendRateLimited(request, reply, limit, `source ${name} takes ${source.rateLimit.limit} deliveries per ${source.rateLimit.windowSeconds} s`);
     }
 
     const id = newDeliveryId();
@@ -58,8 +58,8 @@ export function receiveWebhook(ctx: AppContext) {
     let rejection: string | undefined;
     try {
       eventId ??= findEventId(source, headers, contentType, rawBody);
-      // Parse now only what must be checked before answering: a payload that can never be stored is refused now.
-      if (source.store || source.reply) message = await normalize(source.provider, contentType, rawBody);
+      // A payload the actions can never use (unreadable, too deep, unstorable) is refused now, not retried later.
+      if (source.hasAsync || source.reply) message = await normalize(source.provider, contentType, rawBody, source.maxJsonDepth);
       if (source.store && message) recordFromMessage(source.store, messageView(message, { receivedAt, eventId: eventId ?? id }));
     } catch (err) {
       if (!(err instanceof PayloadError || err instanceof ValidationError)) throw err;
@@ -82,7 +82,7 @@ export function receiveWebhook(ctx: AppContext) {
       source: name,
       eventId,
       receivedAt,
-      headers: keptHeaders(headers),
+      headers: keptHeaders(headers, source),
       contentType,
       body: rawBody,
       verification: { scheme: source.scheme, ...(verified.timestamp ? { signedAt: new Date(verified.timestamp).toISOString() } : {}) },
@@ -107,19 +107,10 @@ function findEventId(source: Source, headers: HeaderMap, contentType: string, ra
     const fromHeaders = eventIdFor(source.provider, headers, undefined);
     if (fromHeaders) return fromHeaders;
   }
-  const parsed = parsePayload(contentType, rawBody);
+  const parsed = parsePayload(contentType, rawBody, source.maxJsonDepth);
   if (source.idPath) {
     const v = valueAt(parsed, source.idPath);
     return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
   }
   return eventIdFor(source.provider, headers, parsed);
-}
-
-function keptHeaders(headers: HeaderMap): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined) continue;
-    out[k] = REDACTED.has(k) ? '[redacted]' : Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
 }

@@ -29,6 +29,8 @@ export interface Source {
   verify: VerifyConfig;
   scheme: SchemeName;
   bodyLimit: number;
+  /** Deepest JSON nesting a payload may have (`server.maxJsonDepth`). */
+  maxJsonDepth: number;
   rateLimit?: { name: string; limit: number; windowSeconds: number };
   idHeader?: string;
   idPath?: string[];
@@ -82,6 +84,7 @@ function compileActions(
     verify,
     scheme,
     bodyLimit: sc.bodyLimit === undefined ? config.server.bodyLimit : parseBytes(sc.bodyLimit),
+    maxJsonDepth: config.server.maxJsonDepth,
     rateLimit: sc.rateLimit && { name: `webhooks.${name}`, limit: sc.rateLimit.limit, windowSeconds: parseDuration(sc.rateLimit.window) },
     idHeader: sc.idHeader?.toLowerCase(),
     idPath: sc.idPath?.split('.'),

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../../../config/defaults.js';
 import { normalizeCloudmailin, normalizeCloudmailinMultipart } from './cloudmailin.js';
 import { acceptsContentType, CONTENT_TYPES } from './content-types.js';
 import { isObject } from './email-helpers.js';
@@ -10,33 +11,33 @@ import { normalizeTwilio, normalizeVonage } from './sms.js';
 import { PayloadError, type NormalizeResult } from './types.js';
 
 /** JSON body, or form fields (first values) for form bodies. */
-function fieldsOf(provider: ProviderName, contentType: string, rawBody: Buffer): unknown {
-  if (isJsonType(mediaType(contentType))) return parseJson(rawBody, provider);
+function fieldsOf(provider: ProviderName, contentType: string, rawBody: Buffer, maxDepth: number): unknown {
+  if (isJsonType(mediaType(contentType))) return parseJson(rawBody, provider, maxDepth);
   return firstValues(parseForm(contentType, rawBody).fields);
 }
 
-function normalizeSync(provider: ProviderName, contentType: string, rawBody: Buffer): NormalizeResult {
+function normalizeSync(provider: ProviderName, contentType: string, rawBody: Buffer, maxDepth: number): NormalizeResult {
   const type = mediaType(contentType);
   const json = isJsonType(type);
   switch (provider) {
     case 'postmark':
-      return { kind: 'email', email: normalizePostmark(parseJson(rawBody, provider)) };
+      return { kind: 'email', email: normalizePostmark(parseJson(rawBody, provider, maxDepth)) };
     case 'sendgrid':
       return { kind: 'email', email: normalizeSendgrid(contentType, rawBody) };
     case 'mailgun':
       // JSON from Mailgun is an event webhook (delivered, opened, …), not an inbound message.
-      return json ? { kind: 'event', payload: parseJson(rawBody, provider) } : { kind: 'email', email: normalizeMailgun(contentType, rawBody) };
+      return json ? { kind: 'event', payload: parseJson(rawBody, provider, maxDepth) } : { kind: 'email', email: normalizeMailgun(contentType, rawBody) };
     case 'cloudmailin':
-      return { kind: 'email', email: json ? normalizeCloudmailin(parseJson(rawBody, provider)) : normalizeCloudmailinMultipart(contentType, rawBody) };
+      return { kind: 'email', email: json ? normalizeCloudmailin(parseJson(rawBody, provider, maxDepth)) : normalizeCloudmailinMultipart(contentType, rawBody) };
     case 'twilio': {
-      const fields = fieldsOf(provider, contentType, rawBody);
+      const fields = fieldsOf(provider, contentType, rawBody, maxDepth);
       if (!isObject(fields)) throw new PayloadError('a Twilio webhook must be a form or a JSON object', provider);
       // JSON posts (bodySHA256) are usually not messages; only treat them as SMS when they look like one.
       if (json && !('From' in fields && 'Body' in fields)) return { kind: 'event', payload: fields };
       return { kind: 'sms', sms: normalizeTwilio(fields) };
     }
     case 'vonage': {
-      const fields = fieldsOf(provider, contentType, rawBody);
+      const fields = fieldsOf(provider, contentType, rawBody, maxDepth);
       if (!isObject(fields)) throw new PayloadError('a Vonage webhook must be a form or a JSON object', provider);
       return { kind: 'sms', sms: normalizeVonage(fields) };
     }
@@ -45,13 +46,13 @@ function normalizeSync(provider: ProviderName, contentType: string, rawBody: Buf
         // "application/x-www-form-urlencoded" deliveries carry the JSON in a `payload` field.
         const payload = parseForm(contentType, rawBody).fields.payload?.[0];
         if (payload === undefined) throw new PayloadError('a form-encoded GitHub delivery needs a payload field', provider);
-        return { kind: 'event', payload: parseJson(Buffer.from(payload), provider) };
+        return { kind: 'event', payload: parseJson(Buffer.from(payload), provider, maxDepth) };
       }
-      return { kind: 'event', payload: parseJson(rawBody, provider) };
+      return { kind: 'event', payload: parseJson(rawBody, provider, maxDepth) };
     case 'standard-webhooks':
     case 'stripe':
     case 'generic':
-      return { kind: 'event', payload: fieldsOf(provider, contentType, rawBody) };
+      return { kind: 'event', payload: fieldsOf(provider, contentType, rawBody, maxDepth) };
     default:
       throw new PayloadError(`unknown provider "${String(provider)}"`);
   }
@@ -60,16 +61,17 @@ function normalizeSync(provider: ProviderName, contentType: string, rawBody: Buf
 /**
  * Turns a verified delivery into a normalized e-mail, SMS or event payload.
  * Never throws anything but {@link PayloadError} for bad input: a body of a content type the provider
- * never sends, malformed JSON/forms, or a payload missing the fields that identify the format.
+ * never sends, malformed JSON/forms, JSON nesting deeper than `maxDepth`, or a payload missing the
+ * fields that identify the format.
  */
-export async function normalize(provider: ProviderName, contentType: string | undefined, rawBody: Buffer): Promise<NormalizeResult> {
+export async function normalize(provider: ProviderName, contentType: string | undefined, rawBody: Buffer, maxDepth: number = DEFAULTS.server.maxJsonDepth): Promise<NormalizeResult> {
   const ct = contentType ?? '';
   if (!acceptsContentType(provider, ct)) {
     const allowed = (CONTENT_TYPES[provider] ?? []).join(', ');
     throw new PayloadError(`${provider} sends ${allowed}; got ${mediaType(ct) || 'no content type'}`, provider);
   }
   try {
-    return normalizeSync(provider, ct, rawBody);
+    return normalizeSync(provider, ct, rawBody, maxDepth);
   } catch (err) {
     if (err instanceof PayloadError) {
       if (err.provider === undefined) throw new PayloadError(err.message, provider);

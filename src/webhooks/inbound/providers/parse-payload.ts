@@ -1,3 +1,4 @@
+import { exceedsDepth } from '../../../core/json-depth.js';
 import { headerParam, parseMultipart, type MultipartPart } from './multipart.js';
 import { PayloadError } from './types.js';
 
@@ -58,15 +59,24 @@ export function firstValues(fields: Record<string, string[]>): Record<string, st
   return out;
 }
 
-/** Parses a JSON body, throwing {@link PayloadError} with the parser's position on failure. */
-export function parseJson(rawBody: Buffer, provider?: string): unknown {
+/**
+ * Parses a JSON body, throwing {@link PayloadError} with the parser's position on failure. With
+ * `maxDepth`, a value nesting deeper is a PayloadError too: it could never be stored or emitted
+ * (serializing it would overflow the stack), so it is refused once instead of failing each retry.
+ */
+export function parseJson(rawBody: Buffer, provider?: string, maxDepth?: number): unknown {
   const text = rawBody.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new PayloadError('the body is empty; expected JSON', provider);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new PayloadError(`the body is not valid JSON: ${(err as Error).message}`, provider);
   }
+  if (maxDepth !== undefined && exceedsDepth(value, maxDepth)) {
+    throw new PayloadError(`the JSON nests deeper than ${maxDepth} levels (server.maxJsonDepth)`, provider);
+  }
+  return value;
 }
 
 /** True for `application/json` and `application/*+json`. */
@@ -75,12 +85,13 @@ export function isJsonType(type: string): boolean {
 }
 
 /**
- * Parses a body by its content type into plain data: JSON as is, forms as an object of first
- * values (files left out). Used to find event ids before normalizing. Throws {@link PayloadError}.
+ * Parses a body by its content type into plain data: JSON as is (at most `maxDepth` deep), forms
+ * as an object of first values (files left out). Used to find event ids before normalizing.
+ * Throws {@link PayloadError}.
  */
-export function parsePayload(contentType: string | undefined, rawBody: Buffer): unknown {
+export function parsePayload(contentType: string | undefined, rawBody: Buffer, maxDepth?: number): unknown {
   const type = mediaType(contentType);
-  if (isJsonType(type)) return parseJson(rawBody);
+  if (isJsonType(type)) return parseJson(rawBody, undefined, maxDepth);
   if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
     return firstValues(parseForm(contentType, rawBody).fields);
   }
