@@ -3,7 +3,20 @@
  * with no file at all, `DEMO_CONFIG` is served.
  */
 export const DEFAULTS = {
-  server: { port: 8080, host: '0.0.0.0', bodyLimit: '1mb', maxJsonDepth: 64 },
+  server: {
+    port: 8080,
+    host: '0.0.0.0',
+    bodyLimit: '1mb',
+    maxJsonDepth: 64,
+    // A real client sends its headers in well under a second and 1 MB of body in far less than 30 s;
+    // a client dripping either is cut off (408) instead of holding a connection for minutes.
+    headersTimeout: '10s',
+    requestTimeout: '30s',
+    // Longer than the 60 s idle timeout of common load balancers, so they never reuse a socket we just closed.
+    keepAliveTimeout: '72s',
+    // Far above what one real client (or the benchmark's 100 connections) opens; a brake on socket floods.
+    maxConnectionsPerClient: 256,
+  },
   database: './data/restwell.db',
   allowDestructiveMigrations: false,
   idempotency: { ttl: '24h' },

@@ -69,3 +69,15 @@ test('YAML and JSON files; unreadable or unparsable files are reported', () => {
   assert.throws(() => loadConfig({ file: join(dir, 'c.yaml'), env: {} }), /not valid YAML/);
   assert.throws(() => loadConfig({ file: join(dir, 'missing.yaml'), env: {} }), /cannot read .*ENOENT/);
 });
+
+test('server timeouts and the connection cap: defaults, overrides, and headers never outlasting the request', () => {
+  const d = resolveConfig({ resources: {} });
+  assert.deepEqual([d.server.headersTimeoutMs, d.server.requestTimeoutMs, d.server.keepAliveTimeoutMs, d.server.maxConnectionsPerClient], [10_000, 30_000, 72_000, 256]);
+  const c = resolveConfig({ server: { headersTimeout: '1s', requestTimeout: '2m', maxConnectionsPerClient: 4 }, resources: {} });
+  assert.deepEqual([c.server.headersTimeoutMs, c.server.requestTimeoutMs, c.server.maxConnectionsPerClient], [1000, 120_000, 4]);
+  assert.deepEqual(problemsOf({ server: { headersTimeout: '1m', requestTimeout: '30s' }, resources: {} }), [
+    'server.headersTimeout: 1m is longer than server.requestTimeout (30s), which includes the headers',
+  ]);
+  assert.ok(problemsOf({ server: { requestTimeout: '0s' }, resources: {} }).some((p) => p.startsWith('server.requestTimeout')));
+  assert.ok(problemsOf({ server: { maxConnectionsPerClient: 0 }, resources: {} }).some((p) => p.startsWith('server.maxConnectionsPerClient')));
+});

@@ -52,12 +52,21 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
   const server = { ...DEFAULTS.server, ...substituted.server };
   const port = options.overrides?.port ?? (env.PORT ? Number(env.PORT) : server.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError([`PORT: ${env.PORT} is not a port number`], source);
+  const headersTimeoutMs = parseDuration(server.headersTimeout) * 1000;
+  const requestTimeoutMs = parseDuration(server.requestTimeout) * 1000;
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError([`server.headersTimeout: ${server.headersTimeout} is longer than server.requestTimeout (${server.requestTimeout}), which includes the headers`], source);
+  }
   return {
     server: {
       port,
       host: options.overrides?.host ?? env.HOST ?? server.host,
       bodyLimit: parseBytes(server.bodyLimit),
       maxJsonDepth: server.maxJsonDepth,
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs: parseDuration(server.keepAliveTimeout) * 1000,
+      maxConnectionsPerClient: server.maxConnectionsPerClient,
       publicUrl: server.publicUrl,
     },
     database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,

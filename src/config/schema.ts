@@ -4,6 +4,7 @@ import { webhooksSchema } from './webhooks-schema.js';
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const fieldName = '^[a-zA-Z][a-zA-Z0-9_]{0,62}$';
 const duration = { type: 'string', pattern: '^\\d+\\s*(s|m|h|d)$' };
+const positiveDuration = { type: 'string', pattern: '^0*[1-9]\\d*\\s*(s|m|h|d)$' };
 const rateLimit = {
   type: 'object',
   additionalProperties: false,
@@ -41,6 +42,10 @@ export const configSchema = {
           oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
         },
         maxJsonDepth: { description: 'Deepest nesting accepted in a JSON body, a stored json value or a webhook payload (default 64)', type: 'integer', minimum: 2, maximum: 1000 },
+        headersTimeout: { ...positiveDuration, description: 'Longest time a client may take to send the request line and headers, e.g. 10s (default); then 408' },
+        requestTimeout: { ...positiveDuration, description: 'Longest time a client may take to send a whole request, body included, e.g. 30s (default); then 408. At least headersTimeout' },
+        keepAliveTimeout: { ...positiveDuration, description: 'How long an idle keep-alive connection stays open (default 72s)' },
+        maxConnectionsPerClient: { description: 'Open connections allowed from one client address, per process (default 256); more are answered 429 and closed', type: 'integer', minimum: 1 },
         publicUrl: { type: 'string', format: 'uri' },
       },
     },

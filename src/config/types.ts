@@ -49,6 +49,14 @@ export interface RestwellConfig {
     bodyLimit: number;
     /** Deepest nesting accepted in a JSON body, a stored json value or a webhook payload. */
     maxJsonDepth: number;
+    /** Longest wait for the request line and headers (408 after it). */
+    headersTimeoutMs: number;
+    /** Longest wait for a whole request, body included (408 after it); never below headersTimeoutMs. */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open. */
+    keepAliveTimeoutMs: number;
+    /** Open connections one client address may hold in one process; more are refused with 429. */
+    maxConnectionsPerClient: number;
     publicUrl?: string;
   };
   database: string;

@@ -2,7 +2,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from './idempotency.js';
-import { handleClientError, handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
+import { createHttpServer } from './connections.js';
+import { handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
 import { jsonBodyParser } from './json-body.js';
 import { sendProblem } from './problems.js';
 import { PATCH_TYPES } from './resources/patch.js';
@@ -21,7 +22,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Per-request log lines cost more than the request itself at load; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.server.bodyLimit,
-    clientErrorHandler: handleClientError,
+    // Timeouts, the per-client connection cap and problem+json for parser errors and CONNECT, on every
+    // server Fastify listens with (two when `localhost` resolves to two addresses).
+    serverFactory: (handler) => createHttpServer(handler, { server: ctx.config.server, publicUrl: ctx.publicUrl }),
+    // The factory's servers answer client errors themselves; Fastify's default answer is not a problem.
+    clientErrorHandler: () => {},
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),

@@ -1,8 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '../core/errors.js';
 import { StoreUnavailableError } from '../store/errors.js';
-import { PROBLEMS, isProblemCode, sendProblem } from './problems.js';
+import { PROBLEMS, isProblemCode, sendProblem, type ProblemCode } from './problems.js';
+import { rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
 import { PATCH_TYPES } from './resources/patch.js';
 
 /** Fastify's own error codes, mapped onto the problem catalog. */
@@ -58,26 +60,28 @@ export function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
   return sendProblem(request, reply, 'not-found', `nothing at ${request.url.split('?')[0]}; GET / lists the collections`);
 }
 
+/** Parser and timeout errors with a problem of their own; any other parser error is 400 malformed-request. */
+const CLIENT_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
+  // RFC 9110 §15.6.2: a method token nobody implements is 501, wherever it is sent.
+  HPE_INVALID_METHOD: { code: 'not-implemented', detail: `the request method is not implemented by this server; use ${[...KNOWN_METHODS].join(', ')}` },
+  HPE_HEADER_OVERFLOW: { code: 'headers-too-large', detail: 'the request line and headers exceed 16 KiB' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request-timeout', detail: 'the request did not arrive in time (server.headersTimeout for the headers, server.requestTimeout for the whole request)' },
+};
+
 /**
- * Requests Node's HTTP parser rejects before Fastify sees them: an unknown method token is
- * 501 (RFC 9110 §15.6.2), anything else malformed is 400, both as problem+json.
+ * Requests Node's HTTP server rejects before Fastify sees them (unparseable, oversized headers,
+ * too slow) get a problem+json response written to the socket, which is then closed.
  */
-export function handleClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
+export function handleClientError(err: Error & { code?: string; reason?: string; rawPacket?: Buffer }, socket: Socket, publicUrl?: string): void {
+  // A request already answered in part (its response headers sent) cannot take a second response.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
-  const notImplemented = err.code === 'HPE_INVALID_METHOD';
-  const code = notImplemented ? 'not-implemented' : 'malformed-body';
-  const p = PROBLEMS[code];
-  const body = JSON.stringify({
-    // No Host header can be trusted here, so the type is a relative reference to the same page.
-    type: `/problems/${code}`,
-    title: p.title,
-    status: p.status,
-    detail: notImplemented ? 'the request method is not implemented by this server' : `the request could not be parsed (${err.code ?? 'bad request'})`,
-  });
-  socket.end(
-    `HTTP/1.1 ${p.status} ${notImplemented ? 'Not Implemented' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const known = err.code ? CLIENT_ERRORS[err.code] : undefined;
+  const code = known?.code ?? 'malformed-request';
+  const detail = known?.detail ?? `the request could not be parsed: ${err.reason ?? err.message} (${err.code ?? 'bad request'})`;
+  // Destroyed, not just ended: the parser would go on reading, and a late body could still reach a route.
+  socket.end(rawProblemResponse(code, detail, rawProblemOrigin(socket, publicUrl, inFlight?.req.url ?? err.rawPacket)), () => socket.destroy());
 }

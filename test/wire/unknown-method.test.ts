@@ -28,7 +28,12 @@ test('a method token no HTTP parser knows is 501 problem+json (Node rejects it b
   const res = await raw('FOO /characters HTTP/1.1\r\nHost: x\r\n\r\n');
   assert.match(res, /^HTTP\/1\.1 501 Not Implemented\r\n/);
   assert.match(res, /content-type: application\/problem\+json/i);
-  assert.equal(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4)).status, 501);
+  assert.match(res, /\r\nDate: \w{3}, \d\d \w{3} \d{4} /);
+  const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+  assert.equal(body.status, 501);
+  // Absolute like every other problem's type, and naming the request it answers.
+  assert.equal(body.type, `http://127.0.0.1:${port}/problems/not-implemented`);
+  assert.equal(body.instance, '/characters');
 });
 
 test('a known method no route implements is 501; a malformed request line is 400', async () => {

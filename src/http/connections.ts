@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { RestwellConfig } from '../config/types.js';
+import { handleClientError, KNOWN_METHODS } from './errors.js';
+import { rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
+
+/** What the connection layer needs from the config. */
+export interface ConnectionOptions {
+  server: RestwellConfig['server'];
+  /** `server.publicUrl` without its trailing slash, the base of problem `type` URLs. */
+  publicUrl?: string;
+}
+
+/**
+ * The node:http server under the Fastify app (every one, when `localhost` makes Fastify listen
+ * twice): the configured timeouts, so a client dripping its headers or its body gets a 408 instead
+ * of holding a connection; a cap on open connections per client address; and problem+json for
+ * what never reaches a route (parser errors, CONNECT).
+ */
+export function createHttpServer(handler: RequestListener, options: ConnectionOptions): Server {
+  const { server: config, publicUrl } = options;
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Node checks for expired requests every 30 s by default, which would stretch a 10 s limit to 40.
+      connectionsCheckingInterval: 1000,
+    },
+    handler,
+  );
+  server.on('clientError', (err: Error, socket: Socket) => handleClientError(err, socket, publicUrl));
+  server.on('connect', (request: IncomingMessage, socket: Socket) => refuseConnect(request, socket, publicUrl));
+  capConnectionsPerClient(server, config.maxConnectionsPerClient, publicUrl);
+  return server;
+}
+
+/** CONNECT asks for a tunnel; this server is not a proxy (without a listener Node drops the socket unanswered). */
+function refuseConnect(request: IncomingMessage, socket: Socket, publicUrl: string | undefined): void {
+  const detail = `CONNECT ${request.url} asks for a tunnel; this server is not a proxy. Use ${[...KNOWN_METHODS].join(', ')}`;
+  socket.on('error', () => socket.destroy());
+  socket.end(rawProblemResponse('not-implemented', detail, rawProblemOrigin(socket, publicUrl)), () => socket.destroy());
+}
+
+/** How long a refused connection may stay open to take its request bytes and read the answer. */
+const REFUSED_LINGER_MS = 2000;
+/** Seconds a refused client is told to wait: long enough for one of its requests to finish. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * At most `max` open connections per client address. Node's HTTP listener is moved behind a gate,
+ * so a connection beyond the cap never reaches the parser (none of its requests can run): it is
+ * answered 429 and closed.
+ */
+function capConnectionsPerClient(server: Server, max: number, publicUrl: string | undefined): void {
+  const httpListeners = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const client = socket.remoteAddress ?? '';
+    const count = (open.get(client) ?? 0) + 1;
+    if (count > max) return refuseConnection(socket, max, publicUrl);
+    open.set(client, count);
+    socket.once('close', () => {
+      const left = open.get(client)! - 1;
+      if (left) open.set(client, left);
+      else open.delete(client);
+    });
+    for (const listener of httpListeners) listener.call(server, socket);
+  });
+}
+
+/**
+ * Answers a refused connection once its first bytes arrive (so the 429 follows the request, as
+ * every HTTP client expects), then reads and drops the rest until the client closes too, for at most
+ * a short linger: closing with unread bytes would reset the connection and could lose the answer.
+ */
+function refuseConnection(socket: Socket, max: number, publicUrl: string | undefined): void {
+  const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+  socket.once('close', () => clearTimeout(linger));
+  socket.on('error', () => socket.destroy());
+  socket.once('data', (first: Buffer) => {
+    const detail = `this client already has ${max} open connections, the most server.maxConnectionsPerClient allows; reuse one (keep-alive) or close one`;
+    socket.end(rawProblemResponse('too-many-connections', detail, rawProblemOrigin(socket, publicUrl, first), { 'Retry-After': String(RETRY_AFTER_SECONDS) }));
+  });
+}
