@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { Socket } from 'node:net';
 import type { RestwellConfig } from '../config/types.js';
 import { handleClientError, KNOWN_METHODS } from './errors.js';
-import { rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
+import { localAuthority, rawProblemBody, rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
 
 /** What the connection layer needs from the config. */
 export interface ConnectionOptions {
@@ -15,7 +15,7 @@ export interface ConnectionOptions {
  * The node:http server under the Fastify app (every one, when `localhost` makes Fastify listen
  * twice): the configured timeouts, so a client dripping its headers or its body gets a 408 instead
  * of holding a connection; a cap on open connections per client address; and problem+json for
- * what never reaches a route (parser errors, CONNECT).
+ * what never reaches a route (parser errors, a missing Host, CONNECT).
  */
 export function createHttpServer(handler: RequestListener, options: ConnectionOptions): Server {
   const { server: config, publicUrl } = options;
@@ -26,13 +26,31 @@ export function createHttpServer(handler: RequestListener, options: ConnectionOp
       keepAliveTimeout: config.keepAliveTimeoutMs,
       // Node checks for expired requests every 30 s by default, which would stretch a 10 s limit to 40.
       connectionsCheckingInterval: 1000,
+      // withHost answers a missing Host itself: Node's own answer is a bare 400 without a problem.
+      requireHostHeader: false,
     },
-    handler,
+    withHost(handler, publicUrl),
   );
   server.on('clientError', (err: Error, socket: Socket) => handleClientError(err, socket, publicUrl));
   server.on('connect', (request: IncomingMessage, socket: Socket) => refuseConnect(request, socket, publicUrl));
   capConnectionsPerClient(server, config.maxConnectionsPerClient, publicUrl);
   return server;
+}
+
+/**
+ * RFC 9112 §3.2: an HTTP/1.1 request without Host is 400. An HTTP/1.0 one may omit it; it gets the
+ * authority the client connected to (§3.3), so links and problem types built from it stay absolute.
+ */
+function withHost(handler: RequestListener, publicUrl: string | undefined): RequestListener {
+  return (request, response) => {
+    if (request.headers.host !== undefined) return handler(request, response);
+    if (request.httpVersion === '1.0') {
+      request.headers.host = localAuthority(request.socket);
+      return handler(request, response);
+    }
+    const body = rawProblemBody('malformed-request', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)', rawProblemOrigin(request.socket, publicUrl, request.url));
+    response.writeHead(400, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+  };
 }
 
 /** CONNECT asks for a tunnel; this server is not a proxy (without a listener Node drops the socket unanswered). */

@@ -13,11 +13,18 @@ export interface RawProblemOrigin {
  * Where a problem about a request Fastify never saw points. `type` is absolute like every other
  * problem's: on `publicUrl` when configured, else on the address the client connected to. A Host
  * header is not used even when one was parsed: it is unchecked here, and in a CONNECT request it
- * names the proxy target, not this server. `instance` is the request target when the bytes show
+ * names the proxy target, not this server (RFC 9112 §3.3 makes the local address the authority of
+ * a request without one). `instance` is the request target when the bytes show
  * a well-formed one, else a fresh `urn:uuid:` naming this occurrence (RFC 9457 §3.1.5).
  */
 export function rawProblemOrigin(socket: Socket, publicUrl: string | undefined, target?: string | Buffer): RawProblemOrigin {
-  return { base: publicUrl ?? localBase(socket), instance: originForm(target) ?? `urn:uuid:${randomUUID()}` };
+  return { base: publicUrl ?? `http://${localAuthority(socket)}`, instance: originForm(target) ?? `urn:uuid:${randomUUID()}` };
+}
+
+/** The RFC 9457 body of a catalog problem about a request Fastify never saw. */
+export function rawProblemBody(code: ProblemCode, detail: string, origin: RawProblemOrigin): string {
+  const p = PROBLEMS[code];
+  return JSON.stringify({ type: `${origin.base}/problems/${code}`, title: p.title, status: p.status, detail, instance: origin.instance });
 }
 
 /**
@@ -25,10 +32,10 @@ export function rawProblemOrigin(socket: Socket, publicUrl: string | undefined, 
  * connections, CONNECT). It carries `Date` and closes the connection, which the caller then ends.
  */
 export function rawProblemResponse(code: ProblemCode, detail: string, origin: RawProblemOrigin, headers: Record<string, string> = {}): string {
-  const p = PROBLEMS[code];
-  const body = JSON.stringify({ type: `${origin.base}/problems/${code}`, title: p.title, status: p.status, detail, instance: origin.instance });
+  const status = PROBLEMS[code].status;
+  const body = rawProblemBody(code, detail, origin);
   const lines = [
-    `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status]}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     `Date: ${new Date().toUTCString()}`,
     'Content-Type: application/problem+json',
     `Content-Length: ${Buffer.byteLength(body)}`,
@@ -38,10 +45,14 @@ export function rawProblemResponse(code: ProblemCode, detail: string, origin: Ra
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-function localBase(socket: Socket): string {
+/**
+ * The address the client connected to, as a URI authority: what RFC 9112 §3.3 makes the authority
+ * of a request that names none.
+ */
+export function localAuthority(socket: Socket): string {
   const address = socket.localAddress?.replace(/^::ffff:(?=\d+\.)/, '');
-  if (!address) return 'http://localhost';
-  return `http://${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
+  if (!address) return 'localhost';
+  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
 }
 
 /** Longest request target echoed back; beyond it the occurrence gets a urn:uuid instead. */

@@ -113,6 +113,14 @@ test('a malformed request line is 400 problem+json with Date, an absolute type a
   assert.equal(body.instance, '/characters');
 });
 
+test('HTTP/1.1 without Host is 400 problem+json; HTTP/1.0 without Host is served on the address it connected to', async () => {
+  const body = assertProblem(parse(await exchange((s) => s.write('GET /characters HTTP/1.1\r\n\r\n'))), 400, 'malformed-request');
+  assert.equal(body.instance, '/characters');
+  assert.match(String(body.detail), /Host/);
+  // Before, the problem type of a Host-less HTTP/1.0 request read "http:///problems/not-found".
+  assertProblem(parse(await exchange((s) => s.write('GET /nowhere HTTP/1.0\r\n\r\n'))), 404, 'not-found');
+});
+
 test('one client gets server.maxConnectionsPerClient connections; the next is refused with 429 while those keep working', async () => {
   const keepAlive = 'GET /characters HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
   const opened = await Promise.all([1, 2, 3].map(() => openKeepAlive()));
