@@ -28,19 +28,34 @@ export function securitySchemes(resources: Iterable<ResourceDefinition>, routes:
   };
 }
 
+/** How an operation is protected, as the document says it. */
+export interface OperationSecurity {
+  /** Its security requirements; `[]` when it is public. */
+  security: Json[];
+  /** The problems the auth guard can answer with before the operation runs. */
+  problems: Array<'malformed-authorization' | 'unauthorized' | 'forbidden' | 'unavailable'>;
+  /** The guard runs (and counts the request against the rate limit, when one is configured). */
+  guarded: boolean;
+  /** 401 and 403 carry a Bearer challenge (WWW-Authenticate). */
+  bearer: boolean;
+}
+
 /**
- * The `security` of one operation and the auth problems it can answer with; undefined security
- * means the operation is public. Scoped rules list their scopes; `owner` rules need any token.
+ * The security of one operation, mirroring the auth guard: routes without rules are public and
+ * unguarded; public rules still reject a bad token; scoped rules list their scopes; `owner` rules
+ * need any token. Verifying a token may read the store or an issuer's keys, hence 503.
  */
-export function operationSecurity(route: SecuredRoute): { security?: Json[]; problems: Array<'unauthorized' | 'forbidden' | 'rate-limited' | 'malformed-authorization'> } {
-  if (route.access === 'client') return { security: [{ clientBasic: [] }, {}], problems: ['rate-limited'] };
+export function operationSecurity(route: SecuredRoute): OperationSecurity {
+  if (route.access === 'client') return { security: [{ clientBasic: [] }, {}], problems: [], guarded: true, bearer: false };
   const rules = route.access ? [route.access] : route.resource && RESOURCE_KINDS.has(route.kind) ? rulesFor(route.resource, route.kind as ResourceOperation) : undefined;
-  if (!rules) return { problems: [] };
-  if (rules.every((r) => r === 'public')) return { problems: ['malformed-authorization', 'unauthorized', 'rate-limited'] };
+  if (!rules) return { security: [], problems: [], guarded: false, bearer: false };
+  if (rules.every((r) => r === 'public')) return { security: [], problems: ['malformed-authorization', 'unauthorized', 'unavailable'], guarded: true, bearer: true };
   const scopes = [...new Set(rules.flatMap(scopesOf))];
   return {
     // Only OAuth 2.0 schemes carry scopes; the bearer scheme lists none (its scopes are the same).
     security: [{ bearer: [] }, { oauth2: scopes }],
-    problems: ['malformed-authorization', 'unauthorized', ...(scopes.length ? (['forbidden'] as const) : []), 'rate-limited'],
+    problems: ['malformed-authorization', 'unauthorized', ...(scopes.length ? (['forbidden'] as const) : []), 'unavailable'],
+    guarded: true,
+    bearer: true,
   };
 }

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { resolveAuthSettings } from '../../auth/auth-config.js';
 import type { RestwellConfig } from '../../config/types.js';
 import { defineResources, type ResourceDefinition } from '../../core/resource.js';
+import type { ProblemCode } from '../problems.js';
 import { PATCH_TYPES } from '../resources/patch.js';
 import { Components, pascal, type Json } from './components.js';
 import { header } from './headers.js';
 import { operationDoc, type DocRoute } from './operation-doc.js';
 import { problemResponses, problemSchema } from './problem-responses.js';
+import { withCrossCuttingHeaders } from './cross-cutting-headers.js';
 import { idSchema, type SchemaContext } from './schemas.js';
 import { operationSecurity, securitySchemes } from '../../auth/openapi-security.js';
 
@@ -16,28 +19,37 @@ const INFO_DESCRIPTION = `A resource API served by Restwell.
 
 - **Representations**: \`application/json\` and \`application/hal+json\` get the same HAL body (\`_links\`, \`_embedded\`); \`text/html\` gets a browsable page.
 - **Conditional requests**: every record has a strong \`ETag\`; \`If-None-Match\` gives 304 on reads, \`If-Match\` gives 412 on writes when the record changed.
-- **Methods**: every \`GET\` also answers \`HEAD\`; every path answers \`OPTIONS\` with \`Allow\`; any other method on a known path is 405 with \`Allow\`.
-- **Errors**: RFC 9457 \`application/problem+json\`; each \`type\` is a page under \`/problems/{code}\`.
-- **Retries**: \`POST\` and \`PATCH\` accept \`Idempotency-Key\`.`;
+- **Methods**: every \`GET\` also answers \`HEAD\`; every path answers \`OPTIONS\` with \`Allow\`; any other method on a known path is 405 with \`Allow\`, a path that does not exist is 404, and a method the server does not know is 501 (all problems).
+- **Errors**: RFC 9457 \`application/problem+json\`; each \`type\` is a page under \`/problems/{code}\`. The OAuth endpoints answer errors in RFC 6749 JSON, as OAuth clients expect.
+- **Rate limits**: metered operations carry \`RateLimit\` and \`RateLimit-Policy\`; past the quota they are 429 with \`Retry-After\`.
+- **Retries**: \`POST\` and \`PATCH\` on records accept \`Idempotency-Key\`; a replayed answer carries \`Idempotent-Replayed: true\`. 503 (the database is unreachable) carries \`Retry-After\`.`;
 
 /** What the document is generated from: the config and the route table. */
 export interface OpenApiInput {
-  config: Pick<RestwellConfig, 'resources' | 'server'>;
+  config: RestwellConfig;
   routes: DocRoute[];
 }
 
 /** Builds the OpenAPI 3.1 document of the API: one operation per row of the route table, plus OPTIONS per path. */
 export function buildOpenApi({ config, routes }: OpenApiInput): Json {
-  const ctx: SchemaContext = { components: new Components(), resources: new Map(defineResources(config).map((r) => [r.name, r])) };
+  const ctx: SchemaContext = { components: new Components(), resources: new Map(defineResources(config).map((r) => [r.name, r])), config };
   for (const r of routes) if (r.resource) ctx.resources.set(r.resource.name, r.resource);
+  const metering = resolveAuthSettings(config).rateLimit !== undefined;
   const paths: Record<string, Json> = {};
   const tags = new Map<string, string>();
   for (const route of routes) {
     const path = openApiPath(route.path);
     const doc = operationDoc(route, ctx);
     const auth = operationSecurity(route);
+    const metered = metering && auth.guarded;
     const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
     tags.set(tag, tagDescription(tag, route.resource));
+    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : [])])];
+    const challenge = auth.bearer
+      ? { 400: { 'WWW-Authenticate': header(ctx, 'www-authenticate', false) }, 401: { 'WWW-Authenticate': header(ctx, 'www-authenticate') }, 403: { 'WWW-Authenticate': header(ctx, 'www-authenticate') } }
+      : {};
+    const responses = mergeResponses(doc.responses, problemResponses(problems, ctx, { ...challenge, ...doc.problemHeaders }));
+    if (doc.anyProblem) responses.default = { description: 'An error, as a problem', content: { 'application/problem+json': { schema: problemSchema(ctx) } } };
     const item = (paths[path] ??= { parameters: pathParameters(path, route.resource, doc.pathParameters) });
     item[route.method.toLowerCase()] = {
       operationId: route.operationId,
@@ -46,14 +58,11 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
       tags: [tag],
       ...(doc.parameters?.length ? { parameters: doc.parameters } : {}),
       ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
-      ...(auth.security ? { security: auth.security } : {}),
-      responses: {
-        ...doc.responses,
-        ...problemResponses([...new Set([...doc.problems, ...auth.problems])], ctx, { acceptPatch: doc.acceptPatch }),
-        ...(doc.anyProblem ? { default: { description: 'An error, as a problem', content: { 'application/problem+json': { schema: problemSchema(ctx) } } } } : {}),
-      },
+      security: auth.security,
+      responses: withCrossCuttingHeaders(responses, ctx, { metered, idempotent: (route.kind === 'create' || route.kind === 'patch') && !route.secretResponse }),
     };
   }
+  addHeadOperations(paths);
   addOptionsOperations(paths, ctx);
   for (const item of Object.values(paths)) if (!(item.parameters as Json[]).length) delete item.parameters;
   const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
@@ -86,18 +95,55 @@ function pathParameters(path: string, resource: ResourceDefinition | undefined, 
   });
 }
 
+const TAGS: Record<string, string> = {
+  api: 'The API root, this description, the docs page and the problem types',
+  events: 'The event log: every change to every record, oldest first',
+  oauth: 'OAuth 2.0: the token, introspection and revocation endpoints, their discovery documents and the registered clients',
+  'api-keys': 'API keys: bearer tokens an admin creates for scripts and services',
+  webhooks: 'Inbound webhooks: the receiving endpoint of each configured source, and its inbox',
+};
+
 function tagDescription(tag: string, resource?: ResourceDefinition): string {
   if (resource) return resource.description ?? `Records of ${resource.name}`;
-  if (tag === 'api') return 'The API root, this description, the docs page and the problem types';
-  if (tag === 'events') return 'The event log: every change to every record, oldest first';
-  return `Operations under /${tag}`;
+  return TAGS[tag] ?? `Operations under /${tag}`;
+}
+
+/** Responses of an operation's own and of its problems, joined per status (e.g. an OAuth 400 and a problem 400). */
+function mergeResponses(own: Record<string, Json>, problems: Record<string, Json>): Record<string, Json> {
+  const out: Record<string, Json> = { ...problems, ...own };
+  for (const [status, p] of Object.entries(problems)) {
+    const o = own[status];
+    if (!o) continue;
+    out[status] = {
+      description: `${String(o.description)}\n\n${String(p.description)}`,
+      headers: { ...(p.headers as Json | undefined), ...(o.headers as Json | undefined) },
+      content: { ...(o.content as Json | undefined), ...(p.content as Json | undefined) },
+    };
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** HEAD on every path with GET: the same responses and headers, never a body (RFC 9110 §9.3.2). */
+function addHeadOperations(paths: Record<string, Json>): void {
+  for (const item of Object.values(paths)) {
+    const get = item.get as Json | undefined;
+    if (!get) continue;
+    const { requestBody: _, ...rest } = get;
+    item.head = {
+      ...rest,
+      operationId: `head${pascal(String(get.operationId))}`,
+      summary: `${String(get.summary)} (headers only)`,
+      description: `The headers GET would send, without the body. ${String(get.description)}`,
+      responses: Object.fromEntries(Object.entries(get.responses as Record<string, Json>).map(([status, { content: _c, ...r }]) => [status, r])),
+    };
+  }
 }
 
 /** OPTIONS on every path: 204 with Allow (and Accept-Patch where PATCH is allowed), as the server answers. */
 function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext): void {
   const used = new Set<string>();
   for (const [path, item] of Object.entries(paths)) {
-    const methods = Object.keys(item).filter((k) => k !== 'parameters').map((m) => m.toUpperCase());
+    const methods = Object.keys(item).filter((k) => k !== 'parameters' && k !== 'head').map((m) => m.toUpperCase());
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
     const base = `options${pascal(path.replace(/[{}]/g, '').replace(/\//g, '-')) || 'Root'}`;
     let operationId = base;
@@ -109,6 +155,7 @@ function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext): 
       summary: `Methods allowed on ${path}`,
       description: `204 with Allow: ${allow.join(', ')}${methods.includes('PATCH') ? `, and Accept-Patch: ${PATCH_TYPES.join(', ')}` : ''}.`,
       tags: tag,
+      security: [],
       responses: {
         '204': {
           description: 'The allowed methods',

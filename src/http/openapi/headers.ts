@@ -21,12 +21,40 @@ const RESPONSE_HEADERS: Record<string, { name: string; doc: Json }> = {
     doc: { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
   },
   'retry-after': { name: 'RetryAfter', doc: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } },
+  ratelimit: {
+    name: 'RateLimit',
+    doc: {
+      description: 'What is left of the quota (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds until the window resets>`',
+      schema: { type: 'string', pattern: '^"[^"]*";r=\\d+;t=\\d+$', example: '"default";r=999;t=60' },
+    },
+  },
+  'ratelimit-policy': {
+    name: 'RateLimitPolicy',
+    doc: {
+      description: 'The quota that applies (draft-ietf-httpapi-ratelimit-headers): `"<policy>";q=<requests>;w=<window seconds>`',
+      schema: { type: 'string', pattern: '^"[^"]*";q=\\d+;w=\\d+$', example: '"default";q=1000;w=60' },
+    },
+  },
+  'www-authenticate': {
+    name: 'WWWAuthenticate',
+    doc: {
+      description: 'The challenge (RFC 9110 §11.6.1): `Bearer realm="restwell"` with `error`, `error_description` and `scope` (RFC 6750 §3) for bearer tokens, `Basic realm=…` where client or sender credentials are HTTP Basic',
+      schema: { type: 'string', pattern: '^(Bearer|Basic) realm="[^"]*"' },
+    },
+  },
+  'cache-control': { name: 'CacheControl', doc: { description: 'Caching rules of the response (`no-store` where it carries a secret or a token)', schema: { type: 'string' } } },
 };
 
-/** A `$ref` to a documented response header (by lower-case name). */
-export function header(ctx: SchemaContext, name: keyof typeof RESPONSE_HEADERS): { $ref: string } {
+/** A response header the server sends. */
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+/**
+ * A `$ref` to a documented response header (by lower-case name). `required` says the header is on
+ * every response of that status, so a client may rely on it; the two variants are two components.
+ */
+export function header(ctx: SchemaContext, name: ResponseHeader, required = true): { $ref: string } {
   const h = RESPONSE_HEADERS[name];
-  return ctx.components.ref('headers', name, h.name, () => h.doc);
+  return ctx.components.ref('headers', `${name}:${required}`, required ? h.name : `${h.name}Optional`, () => ({ ...h.doc, required }));
 }
 
 /** Request headers operations accept, as parameters. */

@@ -93,11 +93,11 @@ describe('OpenAPI document', () => {
     const config = resolveConfig(RICH_CONFIG, { env: {} });
     const routes = [
       ...routeTable(defineResources(config)),
-      { method: 'POST' as const, path: '/webhooks/:source', operationId: 'receiveWebhook', summary: 'Receive a webhook', kind: 'webhook-receive' },
+      { method: 'POST' as const, path: '/hooks/:name', operationId: 'receiveHook', summary: 'Receive a hook', kind: 'hook-receive' },
     ];
     const doc = buildOpenApi({ config, routes }) as any;
-    const op = doc.paths['/webhooks/{source}'].post;
-    assert.equal(op.operationId, 'receiveWebhook');
+    const op = doc.paths['/hooks/{name}'].post;
+    assert.equal(op.operationId, 'receiveHook');
     assert.ok(op.responses['201'] && op.responses.default);
     const result = await lint(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors));

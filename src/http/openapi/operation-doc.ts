@@ -1,13 +1,19 @@
 import type { ProblemCode } from '../problems.js';
 import type { Route } from '../routes.js';
 import type { Json } from './components.js';
+import { CREDENTIAL_OPERATIONS } from './credential-operations.js';
 import { eventOperation } from './event-operations.js';
 import { metaOperation } from './meta-operations.js';
+import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import { RECORD_OPERATIONS } from './record-operations.js';
 import type { SchemaContext } from './schemas.js';
+import { WEBHOOK_OPERATIONS } from './webhook-operations.js';
 
 /** A route as the generator needs it: the table's row without its handler; `kind` may be one it does not know yet. */
-export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource' | 'access'> & { kind: string };
+export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource' | 'access' | 'secretResponse'> & { kind: string };
+
+/** Operations documented by their operationId: the routes of the auth and webhook modules. */
+const BY_OPERATION_ID: Record<string, (ctx: SchemaContext) => OperationDoc> = { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS, ...WEBHOOK_OPERATIONS };
 
 /** What a kind of route contributes to its operation; the document builder adds the rest. */
 export interface OperationDoc {
@@ -21,8 +27,8 @@ export interface OperationDoc {
   responses: Record<string, Json>;
   /** Catalog codes the operation can answer with; one problem response per status. */
   problems: ProblemCode[];
-  /** The operation's 415 carries Accept-Patch. */
-  acceptPatch?: boolean;
+  /** Headers some problem statuses carry on this operation (beyond those every operation's have). */
+  problemHeaders?: Partial<Record<number, Record<string, unknown>>>;
   /** Also document a `default` problem response, for operations whose errors are not listed. */
   anyProblem?: boolean;
   /** Tag for routes without a resource. */
@@ -35,6 +41,8 @@ export interface OperationDoc {
  * route table can never break `/openapi.json`; give the kind an entry here to describe it fully.
  */
 export function operationDoc(route: DocRoute, ctx: SchemaContext): OperationDoc {
+  const byId = Object.hasOwn(BY_OPERATION_ID, route.operationId) ? BY_OPERATION_ID[route.operationId] : undefined;
+  if (byId) return byId(ctx);
   const record = RECORD_OPERATIONS[route.kind];
   if (record && route.resource) return record(route.resource, ctx);
   if (route.kind === 'meta') return metaOperation(route, ctx);

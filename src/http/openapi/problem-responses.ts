@@ -45,25 +45,26 @@ export function validationProblemSchema(ctx: SchemaContext): { $ref: string } {
   }));
 }
 
-/** Per-status extras: response headers some problem statuses carry. */
-export interface ProblemOptions {
-  /** A 415 answer on PATCH lists the accepted patch types in Accept-Patch. */
-  acceptPatch?: boolean;
+/** Headers every problem of a status carries, whatever the operation. */
+function statusHeaders(status: number, list: readonly ProblemCode[], ctx: SchemaContext): Record<string, unknown> {
+  if (status === 503) return { 'Retry-After': header(ctx, 'retry-after') };
+  if (status === 429) return { 'Retry-After': header(ctx, 'retry-after'), RateLimit: header(ctx, 'ratelimit'), 'RateLimit-Policy': header(ctx, 'ratelimit-policy') };
+  if (list.includes('idempotency-in-flight')) return { 'Retry-After': header(ctx, 'retry-after', list.length === 1) };
+  return {};
 }
 
 /**
  * One problem response per status that `codes` can produce; the description names each catalog
- * code with its title, so a client knows exactly which errors an operation has.
+ * code with its title, so a client knows exactly which errors an operation has. `extraHeaders`
+ * adds the headers an operation sends with some statuses (Accept-Patch on 415, a challenge on 401).
  */
-export function problemResponses(codes: readonly ProblemCode[], ctx: SchemaContext, options: ProblemOptions = {}): Record<string, Json> {
+export function problemResponses(codes: readonly ProblemCode[], ctx: SchemaContext, extraHeaders: Partial<Record<number, Record<string, unknown>>> = {}): Record<string, Json> {
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of codes) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   const out: Record<string, Json> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const hasErrors = list.includes('validation-failed');
-    const headers: Record<string, unknown> = {};
-    if (status === 503 || status === 429 || list.includes('idempotency-in-flight')) headers['Retry-After'] = header(ctx, 'retry-after');
-    if (status === 415 && options.acceptPatch) headers['Accept-Patch'] = header(ctx, 'accept-patch');
+    const headers = { ...statusHeaders(status, list, ctx), ...extraHeaders[status] };
     out[String(status)] = {
       description: list.map((c) => `\`${c}\`: ${PROBLEMS[c].title}. ${PROBLEMS[c].description}`).join('\n\n'),
       ...(Object.keys(headers).length ? { headers } : {}),

@@ -86,7 +86,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
       'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
     ],
-    acceptPatch: true,
+    problemHeaders: { 415: { 'Accept-Patch': header(ctx, 'accept-patch') } },
   }),
   delete: (r, ctx) => ({
     description: `Deletes a ${r.name} record; deleting it again is 404. If-Match makes the delete conditional on the ETag you read.`,

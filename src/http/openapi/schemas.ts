@@ -1,11 +1,13 @@
+import type { RestwellConfig } from '../../config/types.js';
 import { bodySchema, fieldSchema } from '../../core/field-schema.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { pascal, type Components, type Json } from './components.js';
 
-/** The resources of the document, for reference targets; set once per document. */
+/** What every part of one document shares: its components, resources (reference targets) and config. */
 export interface SchemaContext {
   components: Components;
   resources: Map<string, ResourceDefinition>;
+  config: RestwellConfig;
 }
 
 /** The schema of a record id of `resource` (as JSON and in the URL). */
