@@ -51,10 +51,8 @@ function receive(ctx: SchemaContext): OperationDoc {
       content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'object', description: `A ${t} payload of a configured provider` } }])),
     },
     responses: { '200': { description: 'Verified, stored, acknowledged', ...(Object.keys(content).length ? { content } : {}) } },
-    problems: [
-      'not-found', 'webhook-unverified', ...rejections, 'body-too-large', 'unsupported-media-type',
-      ...(sourcesOf(ctx).some(([, s]) => s.rateLimit) ? (['rate-limited'] as const) : []), 'unavailable',
-    ],
+    // 429: a source's own quota, and failed verifications per client address.
+    problems: ['not-found', 'webhook-unverified', ...rejections, 'body-too-large', 'unsupported-media-type', 'rate-limited', 'unavailable'],
     problemHeaders: basic ? { 401: { 'WWW-Authenticate': header(ctx, 'www-authenticate', false) } } : {},
     tag: 'webhooks',
   };
