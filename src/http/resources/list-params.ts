@@ -20,6 +20,10 @@ export interface ListParams {
   sortText: string;
 }
 
+type IdTypeOf = (reference: FieldDefinition) => ResourceDefinition['idType'];
+/** Sort keys the server sets on every record, so never null. */
+const SERVER_MANAGED: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);
+
 interface CursorBody {
   v: unknown[];
   s: string;
@@ -29,9 +33,11 @@ interface CursorBody {
 /**
  * Validates `GET /{collection}` query parameters: filters `field=v` / `field[op]=v`, `sort`,
  * `fields`, `limit`, `cursor`, `total`. Every unknown name, operator or ill-typed value is a 400
- * that names it; only validated field names and typed values go on to the store.
+ * that names it; only validated field names and typed values go on to the store. `resources`
+ * gives reference fields their target's id type.
  */
-export function parseListParams(resource: ResourceDefinition, raw: Record<string, string | string[] | undefined>): ListParams {
+export function parseListParams(resource: ResourceDefinition, raw: Record<string, string | string[] | undefined>, resources: ReadonlyMap<string, ResourceDefinition>): ListParams {
+  const idTypeOf = (field: FieldDefinition) => resources.get(field.to!)?.idType ?? 'integer';
   const filters: Filter[] = [];
   let limit = DEFAULT_LIMIT;
   let sortText = '';
@@ -50,11 +56,11 @@ export function parseListParams(resource: ResourceDefinition, raw: Record<string
     else if (key === 'fields') fields = parseFields(resource, single());
     else if (key === 'cursor') cursor = single();
     else if (key === 'total') withTotal = parseBoolean('total', single());
-    else for (const v of values) filters.push(parseFilter(resource, key, v));
+    else for (const v of values) filters.push(parseFilter(resource, key, v, idTypeOf));
   }
   const sort = parseSort(resource, sortText);
   const query: ListQuery = { filters, sort, limit, withTotal };
-  if (cursor) query.after = decodeCursor(cursor, sortText, sort.length + 1);
+  if (cursor) query.after = decodeCursor(cursor, sortText, [...sort.map((k) => queryableField(resource, k.field)!), queryableField(resource, 'id')!], idTypeOf);
   return { query, fields, sortText };
 }
 
@@ -64,18 +70,50 @@ export function encodeCursor(values: unknown[], sortText: string, backwards: boo
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-function decodeCursor(cursor: string, sortText: string, keys: number): ListQuery['after'] {
+/**
+ * The keyset position in a cursor, checked like any other input: it is bound to its sort, and each
+ * value must have the type of its sort key, so a forged cursor is a 400 on every engine rather
+ * than a query that one engine answers and another fails.
+ */
+function decodeCursor(cursor: string, sortText: string, keys: FieldDefinition[], idTypeOf: IdTypeOf): ListQuery['after'] {
+  const forged = bad('cursor is not a cursor this server issued; follow the next/prev links');
   let body: CursorBody;
   try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const text = Buffer.from(cursor, 'base64url').toString('utf8');
+    // Buffer skips characters that are not base64url; re-encoding catches them (and invalid UTF-8).
+    if (Buffer.from(text).toString('base64url') !== cursor) throw forged;
+    body = JSON.parse(text);
   } catch {
-    throw bad('cursor is not a cursor this server issued; follow the next/prev links');
+    throw forged;
   }
-  if (!body || !Array.isArray(body.v) || body.v.length !== keys || typeof body.s !== 'string') {
-    throw bad('cursor is not a cursor this server issued; follow the next/prev links');
-  }
+  if (!body || typeof body !== 'object' || !Array.isArray(body.v) || typeof body.s !== 'string' || (body.b !== undefined && body.b !== 1)) throw forged;
   if (body.s !== sortText) throw bad(`cursor was issued for sort=${body.s || '(none)'}; keep the same sort while paging`);
+  if (body.v.length !== keys.length) throw forged;
+  keys.forEach((field, i) => {
+    if (fitsKey(field, body.v[i], idTypeOf)) return;
+    const expected = field.type === 'reference' ? `an id of ${field.to}` : `${/^[aeiou]/.test(field.type) ? 'an' : 'a'} ${field.type}`;
+    throw bad(`cursor holds ${JSON.stringify(body.v[i]).slice(0, 40)} for ${field.name}, which is not ${expected}; follow the next/prev links`);
+  });
   return { values: body.v, backwards: body.b === 1 };
+}
+
+/** True when `value` is what a record of this resource can hold in a sort key. */
+function fitsKey(field: FieldDefinition, value: unknown, idTypeOf: IdTypeOf): boolean {
+  // Declared fields may be null (even required ones, for records stored before they were); id and timestamps never are.
+  if (value === null) return !SERVER_MANAGED.has(field.name);
+  const text = typeof value === 'string' && !value.includes('\u0000');
+  switch (field.type) {
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'reference':
+      return idTypeOf(field) === 'integer' ? Number.isSafeInteger(value) : text;
+    default:
+      return text;
+  }
 }
 
 function parseLimit(text: string): number {
@@ -104,18 +142,18 @@ function parseSort(resource: ResourceDefinition, text: string) {
   }).filter((k) => k.field !== 'id' || k.descending);
 }
 
-function parseFilter(resource: ResourceDefinition, key: string, text: string): Filter {
+function parseFilter(resource: ResourceDefinition, key: string, text: string, idTypeOf: IdTypeOf): Filter {
   const m = /^([A-Za-z][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/.exec(key);
   const field = m ? queryableField(resource, m[1]) : undefined;
   if (!m || !field) throw bad(`unknown query parameter "${key}": ${resource.name} has no filterable field "${m?.[1] ?? key}"`);
   const op = (m[2] ?? 'eq') as Filter['op'];
   if (!OPERATORS.includes(op)) throw bad(`unknown operator "${m[2]}" in "${key}"; operators: ${OPERATORS.join(', ')}`);
   if (TEXT_ONLY.has(op) && field.type !== 'string' && field.type !== 'enum') throw bad(`${op} applies only to text fields; ${field.name} is ${field.type}`);
-  const value = op === 'in' ? text.split(',').map((t) => parseValue(field, key, t)) : parseValue(field, key, text, TEXT_ONLY.has(op));
+  const value = op === 'in' ? text.split(',').map((t) => parseValue(field, key, t, idTypeOf)) : parseValue(field, key, text, idTypeOf, TEXT_ONLY.has(op));
   return { field: field.name, op, value };
 }
 
-function parseValue(field: FieldDefinition, key: string, text: string, raw = false): unknown {
+function parseValue(field: FieldDefinition, key: string, text: string, idTypeOf: IdTypeOf, raw = false): unknown {
   // No engine stores NUL in text, so no value can match it; say so rather than let engines differ.
   if (text.includes('\u0000')) throw bad(`${key}: values must not contain the NUL character`);
   if (raw) return text;
@@ -134,8 +172,9 @@ function parseValue(field: FieldDefinition, key: string, text: string, raw = fal
       return new Date(t).toISOString();
     }
     case 'reference':
-      if (!/^\d+$/.test(text)) return text;
-      if (text.length > 15) throw bad(`${key}: "${text}" is not an id`);
+      if (idTypeOf(field) === 'uuid') return text;
+      // Compared with an integer column: anything else would fail on a typed engine, and match nothing anyway.
+      if (!/^\d{1,15}$/.test(text)) throw bad(`${key}: "${text}" is not an id of ${field.to} (ids are positive integers)`);
       return Number(text);
     case 'enum':
       if (!field.values!.includes(text)) throw bad(`${key}: "${text}" is not one of ${field.values!.join(', ')}`);

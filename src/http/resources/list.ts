@@ -10,7 +10,7 @@ import { encodeCursor, parseListParams, type ListParams } from './list-params.js
 export function listRecords(ctx: AppContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.query as Record<string, string | string[]>;
-    const params = parseListParams(resource, raw);
+    const params = parseListParams(resource, raw, ctx.resources);
     const page = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
     const links = pageLinks(resource, raw, params, page.records, page.hasMore);
     const body = {
