@@ -91,6 +91,8 @@ export class AccessTokens {
         async (header) => {
           const key = header.kid ? await this.keyring.verificationKey(header.kid) : undefined;
           if (!key) throw new BearerError('invalid_token', 'the token names a signing key (kid) this server does not have');
+          // jose would throw a bare TypeError for a key of another type: a forged header, not a server fault.
+          if (header.alg !== key.alg) throw new BearerError('invalid_token', `the token's alg ${header.alg} is not the algorithm of the signing key it names (${key.alg})`);
           return key.publicKey;
         },
         {

@@ -1,8 +1,8 @@
-import { createRemoteJWKSet, jwtVerify, errors } from 'jose';
+import { createRemoteJWKSet, jwtVerify, errors, type JWTVerifyGetKey } from 'jose';
 import { parseDuration } from '../config/sizes.js';
 import type { IssuerConfig } from '../config/types.js';
 import { bearerErrorOf } from './jose-errors.js';
-import { IssuerUnavailableError, type Principal } from './principal.js';
+import { BearerError, IssuerUnavailableError, type Principal } from './principal.js';
 import { parseScopes } from './scopes.js';
 
 const ALGORITHMS = ['EdDSA', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
@@ -31,8 +31,16 @@ export class ExternalIssuers {
   /** Verifies a token from a configured issuer; scopes come from `scope` (RFC 9068) or `scp`. */
   async verify(token: string, issuer: string): Promise<Principal> {
     const entry = this.byIssuer.get(issuer)!;
+    // Only fetching the key set can make the issuer "unavailable"; every later failure is the token's.
+    const keyFor: JWTVerifyGetKey = async (header, jws) => {
+      try {
+        return await entry.jwks(header, jws);
+      } catch (err) {
+        throw bearerErrorOf(err) ?? new IssuerUnavailableError(issuer);
+      }
+    };
     try {
-      const { payload } = await jwtVerify(token, entry.jwks, {
+      const { payload } = await jwtVerify(token, keyFor, {
         issuer,
         audience: entry.config.audience,
         algorithms: ALGORITHMS,
@@ -53,7 +61,9 @@ export class ExternalIssuers {
     } catch (err) {
       const bearer = bearerErrorOf(err);
       if (bearer) throw bearer;
-      if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || err instanceof errors.JOSEError || err instanceof TypeError) throw new IssuerUnavailableError(issuer);
+      if (err instanceof IssuerUnavailableError) throw err;
+      // E.g. jose's TypeError for a key that cannot verify the header's alg: a forged header.
+      if (err instanceof errors.JOSEError || err instanceof TypeError) throw new BearerError('invalid_token', `the token cannot be verified with the ${issuer} key it names`);
       throw err;
     }
   }

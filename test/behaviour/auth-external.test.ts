@@ -36,6 +36,17 @@ const ISSUER = 'https://idp.example.test/';
 const AUDIENCE = 'https://api.example.test';
 /** Same provider, configured with a 1 s refetch cooldown, so a test can watch the cooldown end. */
 const QUICK_ISSUER = 'https://quick-idp.example.test/';
+/** A provider whose JWKS cannot be fetched (nothing listens at its address). */
+const DOWN_ISSUER = 'https://down-idp.example.test/';
+
+/** A local URL where nothing listens. */
+async function closedUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}/jwks`;
+}
 
 for (const engine of engines) {
   describe(`auth: external issuers via JWKS (${engine.name})`, () => {
@@ -48,6 +59,7 @@ for (const engine of engines) {
       const issuers = [
         { issuer: ISSUER, jwksUri: `${idp.url}/jwks`, audience: AUDIENCE },
         { issuer: QUICK_ISSUER, jwksUri: `${idp.url}/jwks`, audience: AUDIENCE, jwksCooldown: '1s' },
+        { issuer: DOWN_ISSUER, jwksUri: await closedUrl(), audience: AUDIENCE },
       ];
       server = await testServer(engine, { ...AUTH_CONFIG, auth: { issuers } });
     });
@@ -89,6 +101,45 @@ for (const engine of engines) {
       assert.equal(unknownKid.statusCode, 401);
       assert.match(String(unknownKid.headers['www-authenticate']), /kid/);
       assert.equal((await post(await sign(stranger.privateKey, 'k1'))).statusCode, 401);
+    });
+
+    test('a token whose alg does not match the key its kid names is 401 invalid_token, never a 5xx', async () => {
+      // Keys published without `alg` too, so only their type can rule a token's alg out.
+      const ec = await generateKeyPair('ES256');
+      const rsa = await generateKeyPair('RS256', { modulusLength: 2048 });
+      const ed = await generateKeyPair('EdDSA');
+      idp.keys.push({ ...(await exportJWK(ec.publicKey)), kid: 'ec-any' }, { ...(await exportJWK(rsa.publicKey)), kid: 'rsa-any' }, { ...(await exportJWK(ed.publicKey)), kid: 'ed-any' });
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { iss: QUICK_ISSUER, aud: AUDIENCE, sub: 'user-1', iat: now, exp: now + 300, scope: 'characters:write' };
+      const signed = (alg: string, kid: string, key: CryptoKey) => new SignJWT(claims).setProtectedHeader({ alg, kid, typ: 'at+jwt' }).sign(key);
+      const fake = (alg: string, kid: string) => [{ alg, kid, typ: 'at+jwt' }, claims].map((p) => Buffer.from(JSON.stringify(p)).toString('base64url')).join('.') + '.' + Buffer.alloc(64, 7).toString('base64url');
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // past the quick issuer's refetch cooldown
+      const tokens = [
+        await signed('ES384', 'k1', (await generateKeyPair('ES384')).privateKey),
+        await signed('ES256', 'rsa-any', ec.privateKey),
+        await signed('PS256', 'ec-any', (await generateKeyPair('PS256')).privateKey),
+        await signed('EdDSA', 'rsa-any', ed.privateKey),
+        await signed('ES256', 'ed-any', ec.privateKey),
+        await signed('RS256', 'ed-any', rsa.privateKey),
+        fake('ES512', 'ec-any'),
+        fake('EdDSA', 'k1'),
+        fake('PS512', 'k1'),
+        fake('RS256', 'ec-any'),
+      ];
+      for (const token of tokens) {
+        const res = await post(token);
+        assert.equal(res.statusCode, 401, `${Buffer.from(token.split('.')[0], 'base64url')}: ${res.body}`);
+        assert.match(String(res.headers['www-authenticate']), /error="invalid_token"/);
+      }
+      assert.equal((await post(await signed('RS256', 'rsa-any', rsa.privateKey))).statusCode, 201, 'the same keys verify tokens of their own alg');
+      assert.equal((await post(await signed('ES256', 'ec-any', ec.privateKey))).statusCode, 201);
+    });
+
+    test('only an issuer whose keys cannot be fetched is 503 (+ Retry-After); its tokens are not blamed', async () => {
+      const res = await post(await sign(key1, 'k1', { iss: DOWN_ISSUER }));
+      assert.equal(res.statusCode, 503, res.body);
+      assert.ok(res.headers['retry-after']);
+      assert.match(res.json().detail, /cannot be fetched/);
     });
 
     test('refetching on unknown kids is rate-limited: a flood of forged kids does not hit the provider each time', async () => {

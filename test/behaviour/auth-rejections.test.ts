@@ -115,6 +115,27 @@ for (const engine of engines) {
       await expectInvalidToken(bearer(token), /signature/);
     });
 
+    test('the server kid with another accepted alg (ES256 on an EdDSA key, and the reverse): 401, not a 500', async () => {
+      const key = await server.app.restwell.auth.keyring.current();
+      assert.equal(key.alg, 'EdDSA');
+      const es = await generateKeyPair('ES256');
+      const token = await new SignJWT(goodClaims(clientId, 'characters:write')).setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' }).sign(es.privateKey);
+      await expectInvalidToken(bearer(token), /alg/);
+      const unsigned = `${b64({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })}.${b64(goodClaims(clientId, 'characters:write'))}.${Buffer.alloc(64, 1).toString('base64url')}`;
+      await expectInvalidToken(bearer(unsigned), /alg/);
+      const other = await testServer(engine, { ...AUTH_CONFIG, auth: { signingAlgorithm: 'ES256' } });
+      try {
+        const esKey = await other.app.restwell.auth.keyring.current();
+        const ed = await generateKeyPair('EdDSA');
+        const edToken = await new SignJWT(goodClaims(clientId, 'characters:write')).setProtectedHeader({ alg: 'EdDSA', kid: esKey.kid, typ: 'at+jwt' }).sign(ed.privateKey);
+        const res = await other.app.inject({ method: 'GET', url: '/notes', headers: bearer(edToken) });
+        assert.equal(res.statusCode, 401, res.body);
+        assert.match(String(res.headers['www-authenticate']), /error="invalid_token", error_description=".*alg/);
+      } finally {
+        await other.close();
+      }
+    });
+
     test('a tampered payload (scope raised to *)', async () => {
       const [h, , s] = (await signWithServerKey(server, goodClaims(clientId, 'characters:read'))).split('.');
       await expectInvalidToken(bearer(`${h}.${b64(goodClaims(clientId, '*'))}.${s}`), /signature/);
