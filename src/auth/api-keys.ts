@@ -1,3 +1,4 @@
+import { parseDuration } from '../config/sizes.js';
 import type { Store } from '../store/store.js';
 import { API_KEY_PREFIX, randomSecret, safeEqual, sha256 } from './secrets.js';
 
@@ -16,6 +17,26 @@ export interface ApiKeyInfo {
   expiresAt: string | null;
   /** First characters of the key, so a person can tell keys apart. */
   hint: string;
+}
+
+/** The longest lifetime a key may be given (ten years); a key that should not expire omits its lifetime. */
+export const MAX_KEY_LIFETIME_SECONDS = 3650 * 86400;
+
+/**
+ * Parses a key lifetime such as `30d`, from the API (`expiresIn`) or the CLI (`--expires`); a
+ * RangeError names the allowed range. Without the bound, `99999999d` became an invalid Date (a 500).
+ */
+export function parseKeyLifetime(text: string): number {
+  let seconds = Number.NaN;
+  try {
+    seconds = parseDuration(text);
+  } catch {
+    // reported below, with the range
+  }
+  if (!(seconds >= 1 && seconds <= MAX_KEY_LIFETIME_SECONDS)) {
+    throw new RangeError('must be a duration from 1s to 3650d (ten years), such as 3600s, 90m, 12h or 30d; omit it for a key that never expires');
+  }
+  return seconds;
 }
 
 /** The fields needed to create a key. */

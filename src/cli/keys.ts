@@ -1,10 +1,10 @@
 import { cliCommand } from './invocation.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { scopesOf } from '../auth/access.js';
+import { parseKeyLifetime } from '../auth/api-keys.js';
 import { defineResources } from '../core/resource.js';
 import { invalidScopes, parseScopes } from '../auth/scopes.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { parseDuration } from '../config/sizes.js';
 import type { RestwellConfig } from '../config/types.js';
 import { storeOptions, withAuth, type StoreOptions } from './auth-store.js';
 
@@ -16,11 +16,11 @@ export function scopesOption(value: string): string[] {
   return scopes;
 }
 
-function durationOption(value: string): number {
+function lifetimeOption(value: string): number {
   try {
-    return parseDuration(value);
-  } catch {
-    throw new InvalidArgumentError('must be a duration such as 3600s, 90m, 12h or 30d');
+    return parseKeyLifetime(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
   }
 }
 
@@ -42,7 +42,7 @@ export function keysCommand(): Command {
     .description('create an API key; prints it once (only its hash is stored)')
     .requiredOption('--name <name>', 'what the key is for')
     .requiredOption('--scopes <scopes>', 'space-separated scopes, e.g. "characters:write"; "*" is admin', scopesOption)
-    .option('--expires <duration>', 'lifetime such as 30d or 12h; default never', durationOption)
+    .option('--expires <duration>', 'lifetime such as 30d or 12h, at most 3650d; default never', lifetimeOption)
     .action(async (o: StoreOptions & { name: string; scopes: string[]; expires?: number }) => {
       const { key, info } = await withAuth(o, (auth) => auth.apiKeys.create({ name: o.name, scopes: o.scopes, expiresInSeconds: o.expires }));
       process.stderr.write(`Created API key ${info.id} (${info.name}; scopes: ${info.scopes.join(' ') || '(none)'}; expires: ${info.expiresAt ?? 'never'}).\nIt is shown only now; send it as "Authorization: Bearer <key>":\n`);

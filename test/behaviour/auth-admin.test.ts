@@ -40,6 +40,26 @@ for (const engine of engines) {
       assert.deepEqual(res.json().errors.map((e: { pointer: string }) => e.pointer).sort(), ['/expiresIn', '/extra', '/name', '/scopes']);
     });
 
+    test('an expiresIn beyond ten years (or no duration) is 422 naming the range, never a 500; nothing is stored', async () => {
+      const count = async () => (await server.app.inject({ url: '/api-keys', headers: { authorization: admin.authorization } })).json().count;
+      const before = await count();
+      for (const expiresIn of ['99999999999999999999d', '3651d', '315360001s', '9007199254740993s', '0s', 1e308, -1, '1e400d', ['30d'], { d: 30 }]) {
+        const res = await server.app.inject({ method: 'POST', url: '/api-keys', headers: admin, payload: { name: 'long', scopes: [], expiresIn } });
+        assert.equal(res.statusCode, 422, `${JSON.stringify(expiresIn)}: ${res.body}`);
+        assert.deepEqual(res.json().errors, [{ pointer: '/expiresIn', detail: 'must be a duration from 1s to 3650d (ten years), such as 3600s, 90m, 12h or 30d; omit it for a key that never expires' }]);
+      }
+      const huge = await server.app.inject({ method: 'POST', url: '/api-keys', headers: admin, payload: '{"name":"long","expiresIn":1e400}' });
+      assert.equal(huge.statusCode, 422);
+      assert.equal(await count(), before, 'no key was created');
+      const longest = await server.app.inject({ method: 'POST', url: '/api-keys', headers: admin, payload: { name: 'decade', scopes: [], expiresIn: '3650d' } });
+      assert.equal(longest.statusCode, 201, longest.body);
+      assert.ok(Date.parse(longest.json().expiresAt) > Date.now() + 3649 * 86400_000);
+      // OAuth clients take no lifetime at all: the field is unknown, whatever its size.
+      const client = await server.app.inject({ method: 'POST', url: '/oauth/clients', headers: admin, payload: { name: 'svc', scopes: [], expiresIn: '99999999999999999999d' } });
+      assert.equal(client.statusCode, 422);
+      assert.deepEqual(client.json().errors.map((e: { pointer: string }) => e.pointer), ['/expiresIn']);
+    });
+
     test('POST /oauth/clients shows the secret once; the client can get a token with it', async () => {
       const created = await server.app.inject({ method: 'POST', url: '/oauth/clients', headers: admin, payload: { name: 'svc', scopes: ['characters:write'] } });
       assert.equal(created.statusCode, 201, created.body);

@@ -1,5 +1,5 @@
 import { ValidationError, type FieldError } from '../../core/errors.js';
-import { parseDuration } from '../../config/sizes.js';
+import { parseKeyLifetime } from '../api-keys.js';
 import { invalidScopes, parseScopes } from '../scopes.js';
 
 /** A validated body of `POST /api-keys` or `POST /oauth/clients`. */
@@ -11,7 +11,7 @@ export interface CredentialInput {
 
 /**
  * Validates `{name, scopes, expiresIn?}`: name 1–200 characters; scopes a space-separated string
- * or a list of RFC 6749 scope tokens; expiresIn (API keys only) a duration such as `30d`.
+ * or a list of RFC 6749 scope tokens; expiresIn (API keys only) a duration such as `30d`, at most ten years.
  */
 export function parseCredentialInput(body: unknown, allowExpiry: boolean): CredentialInput {
   const errors: FieldError[] = [];
@@ -29,12 +29,11 @@ export function parseCredentialInput(body: unknown, allowExpiry: boolean): Crede
     if (bad.length) errors.push({ pointer: '/scopes', detail: `not valid scope tokens: ${bad.join(', ')}` });
   }
   let expiresInSeconds: number | undefined;
-  if (b.expiresIn !== undefined) {
+  if (allowExpiry && b.expiresIn !== undefined) {
     try {
-      expiresInSeconds = parseDuration(String(b.expiresIn));
-      if (expiresInSeconds <= 0) throw new Error('zero');
-    } catch {
-      errors.push({ pointer: '/expiresIn', detail: 'must be a positive duration such as 3600s, 90m, 12h or 30d' });
+      expiresInSeconds = parseKeyLifetime(typeof b.expiresIn === 'string' ? b.expiresIn : '');
+    } catch (err) {
+      errors.push({ pointer: '/expiresIn', detail: (err as Error).message });
     }
   }
   if (errors.length) throw new ValidationError(errors);
