@@ -6,7 +6,9 @@ import { createHttpServer } from './connections.js';
 import { handleError, handleNotFound, KNOWN_METHODS } from './errors.js';
 import { jsonBodyParser } from './json-body.js';
 import { sendProblem } from './problems.js';
+import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES } from './body-types.js';
 import { PATCH_TYPES } from './resources/patch.js';
+import { methodOf, notModifiedWithoutType } from './respond.js';
 import { routeTable, type Route } from './routes.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/register.js';
 
@@ -39,6 +41,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  app.addHook('onSend', notModifiedWithoutType);
 
   await ctx.auth.start();
   const routes = routeTable(ctx.resources.values());
@@ -67,7 +70,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   // Webhook bodies stay raw bytes (signatures cover them exactly); JSON parsing elsewhere is unchanged.
   registerWebhookRoutes(app, ctx, rawRoutes);
-  for (const [path, allowed] of allowedByPath(routes)) registerMethodFallbacks(app, path, allowed);
+  for (const [path, sameRoutes] of routesByPath(routes)) registerMethodFallbacks(app, path, sameRoutes);
   return app;
 }
 
@@ -79,38 +82,42 @@ function withRedaction(logger: boolean | { level: string }) {
   return { ...base, redact: { paths, censor: '[redacted]' } };
 }
 
-/** POST and PUT take JSON; PATCH takes only the patch types (415 + Accept-Patch otherwise). */
+/**
+ * POST and PUT take JSON; PATCH takes only the patch types. Anything else is 415 with the
+ * header that lists what the method takes (Accept-Post, Accept, Accept-Patch).
+ */
 function bodyTypeCheck(route: Route) {
   if (route.kind !== 'patch' && route.kind !== 'create' && route.kind !== 'replace') return undefined;
+  const accepted = bodyTypesFor(route.method);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (request.body === undefined && !type) return;
-    const ok = route.kind === 'patch' ? (PATCH_TYPES as readonly string[]).includes(type) : type === 'application/json' || type === 'application/hal+json';
-    if (ok) return;
-    if (route.kind === 'patch') reply.header('accept-patch', PATCH_TYPES.join(', '));
-    const wanted = route.kind === 'patch' ? PATCH_TYPES.join(' or ') : 'application/json';
-    return sendProblem(request, reply, 'unsupported-media-type', `${route.method} ${route.path} takes ${wanted}, not ${type || 'a body without Content-Type'}`);
+    if (accepted.includes(type)) return;
+    advertiseBodyTypes(reply, route.method);
+    return sendProblem(request, reply, 'unsupported-media-type', `${route.method} ${route.path} takes ${accepted.join(' or ')}, not ${type || 'a body without Content-Type'}`);
   };
 }
 
-function allowedByPath(routes: Route[]): Map<string, string[]> {
-  const byPath = new Map<string, string[]>();
-  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method]);
-  for (const [path, methods] of byPath) {
-    const all = new Set(methods);
-    if (all.has('GET')) all.add('HEAD');
-    all.add('OPTIONS');
-    byPath.set(path, [...all]);
-  }
+function routesByPath(routes: Route[]): Map<string, Route[]> {
+  const byPath = new Map<string, Route[]>();
+  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   return byPath;
 }
 
-/** OPTIONS answers with Allow (and Accept-Patch); every other known method gets 405 + Allow. */
-function registerMethodFallbacks(app: FastifyInstance, path: string, allowed: string[]) {
+/**
+ * OPTIONS answers with Allow, plus Accept-Patch where PATCH takes patches and Accept-Post where
+ * POST takes a body of known types (webhook receivers take whatever their provider sends);
+ * every other known method gets 405 + Allow.
+ */
+function registerMethodFallbacks(app: FastifyInstance, path: string, routes: Route[]) {
+  const allowed = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).concat('OPTIONS'))];
   const allow = allowed.join(', ');
+  const post = routes.find((r) => r.method === 'POST' && !r.rawBody);
+  const acceptPost = post && (post.form ? 'application/x-www-form-urlencoded' : JSON_BODY_TYPES.join(', '));
   app.options(path, async (_request, reply) => {
     reply.header('allow', allow);
     if (allowed.includes('PATCH')) reply.header('accept-patch', PATCH_TYPES.join(', '));
+    if (acceptPost) reply.header('accept-post', acceptPost);
     return reply.code(204).send();
   });
   const others = [...KNOWN_METHODS].filter((m) => !allowed.includes(m));
@@ -120,7 +127,7 @@ function registerMethodFallbacks(app: FastifyInstance, path: string, allowed: st
     url: path,
     handler: async (request, reply) => {
       reply.header('allow', allow);
-      return sendProblem(request, reply, 'method-not-allowed', `${request.method} is not allowed on ${path.replace(':id', '{id}')}; allowed: ${allow}`);
+      return sendProblem(request, reply, 'method-not-allowed', `${methodOf(request)} is not allowed on ${path.replace(':id', '{id}')}; allowed: ${allow}`);
     },
   });
 }

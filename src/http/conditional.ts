@@ -1,10 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 import { PreconditionFailedError, PreconditionRequiredError } from '../core/errors.js';
 import { etagOf, type StoredRecord } from '../core/record.js';
+import { httpSeconds, parseHttpDate } from './http-date.js';
+import { mediaType, negotiate, REPRESENTATIONS, type Representation } from './negotiate.js';
+
+type Headers = FastifyRequest['headers'];
 
 interface EntityTag {
   weak: boolean;
   tag: string;
+}
+
+/**
+ * The strong ETag of one representation of a record. JSON, HAL and HTML differ in media type
+ * (and HTML in bytes), so each has a tag of its own (RFC 9110 §8.8.3): JSON carries the record's
+ * tag, HAL and HTML the same tag with a suffix. All three change together on every write.
+ */
+export function representationEtag(etag: string, rep: Representation): string {
+  return rep === 'json' ? etag : etag.replace(/"$/, `.${rep}"`);
 }
 
 /** Parses an If-Match / If-None-Match value: `*`, or a list of entity tags. Unparseable parts match nothing. */
@@ -15,40 +28,87 @@ export function parseEtagList(header: string): '*' | EntityTag[] {
   return tags;
 }
 
-/** If-None-Match on GET/HEAD (weak comparison): true when the client's copy is current (→ 304). */
+/** If-None-Match on GET/HEAD of a fixed body (weak comparison): true when the client's copy is current (→ 304). */
 export function notModified(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
-  if (!header) return false;
-  const tags = parseEtagList(header);
-  return tags === '*' || tags.some((t) => t.tag === etag);
+  return header !== undefined && matchesWeakly(header, etag);
 }
 
 /**
- * Evaluates If-Match then If-None-Match (RFC 9110 §13.2.2) for an unsafe method against the
- * current record, throwing 412 when they do not hold. Runs inside the write transaction. When the
- * resource requires conditional writes, a request with neither header is 428 (RFC 6585 §3).
+ * The status of a GET or HEAD of a record after its preconditions (RFC 9110 §13.2.2): 412 (thrown)
+ * when If-Match, or else If-Unmodified-Since, fails; 304 when If-None-Match, or else
+ * If-Modified-Since, says the client's copy is current; else 200. Entity tags are compared with
+ * the ETag of the representation the request's Accept selects; dates at one-second resolution.
  */
-export function checkPreconditions(headers: FastifyRequest['headers'], current: StoredRecord | undefined, required = false): void {
-  const ifMatch = headers['if-match'];
-  if (required && ifMatch === undefined && headers['if-none-match'] === undefined) {
-    throw new PreconditionRequiredError(
-      current ? `send If-Match with the ETag you last read (currently ${etagOf(current)}) so no one's change is lost` : 'send If-None-Match: * to create this record',
-    );
-  }
-  if (ifMatch !== undefined) {
-    const tags = parseEtagList(ifMatch);
-    if (!current) throw new PreconditionFailedError('If-Match was sent but the record does not exist');
-    const etag = etagOf(current);
-    // If-Match uses the strong comparison: a weak tag never matches.
-    if (tags !== '*' && !tags.some((t) => !t.weak && t.tag === etag)) {
-      throw new PreconditionFailedError(`If-Match ${ifMatch} does not match the current ETag ${etag}: the record has changed`);
-    }
-  }
+export function readStatus(request: FastifyRequest, record: StoredRecord): 200 | 304 {
+  const { headers } = request;
+  const rep = negotiate(request);
+  checkUnchanged(headers, record, rep);
+  const etag = representationEtag(etagOf(record), rep);
+  if (headers['if-none-match'] !== undefined) return matchesWeakly(headers['if-none-match'], etag) ? 304 : 200;
+  const since = parseHttpDate(headers['if-modified-since']);
+  return since !== undefined && httpSeconds(record.updatedAt) <= since ? 304 : 200;
+}
+
+/**
+ * The preconditions of PUT, PATCH and DELETE (RFC 9110 §13.2.2) against the current record,
+ * throwing 412 when they do not hold: If-Match, else If-Unmodified-Since; then If-None-Match.
+ * Runs inside the write transaction, so nothing can change between the check and the write.
+ *
+ * If-Match compares with the selected representation (RFC 9110 §13.1.1), the one this request's
+ * Accept selects, as for the response it gets: a client that read HAL and writes with
+ * `Accept: application/hal+json` sends the HAL ETag it holds. A tag of another current
+ * representation is still 412 (the letter of the RFC), with a detail that says which to send.
+ *
+ * When the resource requires conditional writes, a write without a real precondition is 428
+ * (RFC 6585 §3): If-Match with an entity tag, or If-None-Match: * to create. `If-Match: *` only
+ * asks that the record exist, so it protects no one's change and does not count.
+ */
+export function checkPreconditions(headers: Headers, current: StoredRecord | undefined, required = false): void {
+  const rep = negotiate({ headers });
+  if (required) requirePrecondition(headers, current, rep);
+  checkUnchanged(headers, current, rep);
   const ifNoneMatch = headers['if-none-match'];
-  if (ifNoneMatch !== undefined && current) {
-    const tags = parseEtagList(ifNoneMatch);
-    const etag = etagOf(current);
-    if (tags === '*') throw new PreconditionFailedError('If-None-Match: * was sent but the record already exists');
-    if (tags.some((t) => t.tag === etag)) throw new PreconditionFailedError(`If-None-Match ${ifNoneMatch} matches the current ETag`);
+  if (ifNoneMatch === undefined || !current) return;
+  if (parseEtagList(ifNoneMatch) === '*') throw new PreconditionFailedError('If-None-Match: * was sent but the record already exists');
+  if (matchesWeakly(ifNoneMatch, representationEtag(etagOf(current), rep))) throw new PreconditionFailedError(`If-None-Match ${ifNoneMatch} matches the current ETag`);
+}
+
+/** Steps 1 and 2 of RFC 9110 §13.2.2: If-Match (strong comparison), else If-Unmodified-Since. */
+function checkUnchanged(headers: Headers, current: StoredRecord | undefined, rep: Representation): void {
+  const ifMatch = headers['if-match'];
+  if (ifMatch !== undefined) {
+    if (!current) throw new PreconditionFailedError('If-Match was sent but the record does not exist');
+    const tags = parseEtagList(ifMatch);
+    const etag = representationEtag(etagOf(current), rep);
+    if (tags === '*' || tags.some((t) => !t.weak && t.tag === etag)) return;
+    throw new PreconditionFailedError(mismatch(ifMatch, tags, current, rep));
   }
+  // A record that does not exist has no modification date, so the header is ignored (§13.1.4).
+  const since = parseHttpDate(headers['if-unmodified-since']);
+  if (since !== undefined && current && httpSeconds(current.updatedAt) > since) {
+    throw new PreconditionFailedError(`the record was modified at ${new Date(current.updatedAt).toUTCString()}, after If-Unmodified-Since ${headers['if-unmodified-since']}`);
+  }
+}
+
+function requirePrecondition(headers: Headers, current: StoredRecord | undefined, rep: Representation): void {
+  const ifMatch = headers['if-match'] === undefined ? [] : parseEtagList(headers['if-match']);
+  if ((ifMatch !== '*' && ifMatch.length > 0) || (headers['if-none-match'] !== undefined && parseEtagList(headers['if-none-match']) === '*')) return;
+  if (!current) throw new PreconditionRequiredError('send If-None-Match: * to create this record');
+  const star = ifMatch === '*' ? 'If-Match: * only asks that the record exist; ' : '';
+  throw new PreconditionRequiredError(`${star}send If-Match with the ETag you last read (currently ${representationEtag(etagOf(current), rep)}) so no one's change is lost`);
+}
+
+/** The 412 detail for an If-Match that fails, naming the representation when the tag is another one's. */
+function mismatch(ifMatch: string, tags: EntityTag[], current: StoredRecord, rep: Representation): string {
+  const etag = representationEtag(etagOf(current), rep);
+  const other = REPRESENTATIONS.find((r) => r !== rep && tags.some((t) => !t.weak && t.tag === representationEtag(etagOf(current), r)));
+  if (!other) return `If-Match ${ifMatch} does not match the current ETag ${etag}: the record has changed`;
+  return `If-Match ${ifMatch} is the current ETag of the ${mediaType(other)} representation, but this request selects ${mediaType(rep)} (by its Accept header), whose ETag is ${etag}: send that ETag, or Accept: ${mediaType(other)}`;
+}
+
+/** The weak comparison of If-None-Match (RFC 9110 §8.8.3.2): `*` or any tag with the same opaque value. */
+function matchesWeakly(header: string, etag: string): boolean {
+  const tags = parseEtagList(header);
+  return tags === '*' || tags.some((t) => t.tag === etag);
 }

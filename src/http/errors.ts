@@ -3,9 +3,9 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '../core/errors.js';
 import { StoreUnavailableError } from '../store/errors.js';
+import { advertiseBodyTypes } from './body-types.js';
 import { PROBLEMS, isProblemCode, sendProblem, type ProblemCode } from './problems.js';
 import { rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
-import { PATCH_TYPES } from './resources/patch.js';
 
 /** Fastify's own error codes, mapped onto the problem catalog. */
 const FRAMEWORK: Record<string, { code: keyof typeof PROBLEMS; detail?: string }> = {
@@ -32,9 +32,9 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   const mapped = code ? FRAMEWORK[code] : undefined;
   if (mapped) {
     if (mapped.code === 'unsupported-media-type') {
-      reply.header('accept-patch', PATCH_TYPES.join(', '));
+      const accepted = advertiseBodyTypes(reply, request.method);
       const type = request.headers['content-type'] ?? '(none)';
-      return sendProblem(request, reply, mapped.code, `Content-Type ${type} is not accepted; send application/json${request.method === 'PATCH' ? ` or, for PATCH, ${PATCH_TYPES.join(' or ')}` : ''}`);
+      return sendProblem(request, reply, mapped.code, `Content-Type ${type} is not accepted; ${request.method} takes ${accepted.join(' or ')}`);
     }
     return sendProblem(request, reply, mapped.code, mapped.detail ?? error.message);
   }

@@ -6,7 +6,7 @@ import { sendProblem } from './problems.js';
 /** An in-flight claim is a lease: if its holder dies, a retry may take the key over after this long. */
 const IN_FLIGHT_LEASE_MS = 60_000;
 /** Response headers that belong to the stored response and are replayed. */
-const REPLAYED = ['location', 'etag', 'content-type', 'last-modified', 'link', 'accept-patch', 'allow'];
+const REPLAYED = ['location', 'etag', 'content-type', 'last-modified', 'link', 'vary', 'accept-patch', 'allow'];
 
 interface Claimed {
   scope: string;

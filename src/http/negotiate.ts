@@ -4,13 +4,15 @@ import type { FastifyRequest } from 'fastify';
 export type Representation = 'json' | 'hal' | 'html';
 
 const MEDIA: Record<Representation, string> = { json: 'application/json', hal: 'application/hal+json', html: 'text/html' };
+/** Every representation, in the order ties are broken. */
+export const REPRESENTATIONS = Object.keys(MEDIA) as Representation[];
 const cache = new Map<string, Representation>();
 
 /**
  * Picks the representation for an Accept header by q-value; ties go to JSON. Anything not
  * understood falls back to JSON, as most APIs do, rather than a 406 that helps nobody.
  */
-export function negotiate(request: FastifyRequest): Representation {
+export function negotiate(request: Pick<FastifyRequest, 'headers'>): Representation {
   const accept = request.headers.accept;
   if (!accept || accept === '*/*' || accept === 'application/json') return 'json';
   let hit = cache.get(accept);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../ui/page.js';
 import { negotiate } from './negotiate.js';
+import { addVary } from './respond.js';
 import { isProblemCode, PROBLEMS, sendProblem } from './problems.js';
 
 /** `GET /problems/{code}`: the page a problem's `type` URL points at. */
@@ -9,6 +10,7 @@ export function problemDoc() {
     const { code } = request.params as { code: string };
     if (!isProblemCode(code)) return sendProblem(request, reply, 'not-found', `no problem type "${code}"; see / for the API`);
     const p = PROBLEMS[code];
+    addVary(reply, 'Accept');
     if (negotiate(request) === 'html') {
       return reply.type('text/html; charset=utf-8').send(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(p.title)}</title></head>` +

@@ -59,6 +59,7 @@ for (const engine of engines) {
       const head = await inject({ method: 'HEAD', url: `/characters/${id}` });
       assert.equal(head.statusCode, 200);
       assert.equal(head.headers.etag, etag);
+      assert.equal(head.headers['content-length'], res.headers['content-length']);
       assert.equal(head.body, '');
     });
 
@@ -204,6 +205,7 @@ for (const engine of engines) {
       assert.match(String(item.headers['accept-patch']), /merge-patch/);
       const coll = await inject({ method: 'OPTIONS', url: '/characters' });
       assert.deepEqual(String(coll.headers.allow).split(', ').sort(), ['GET', 'HEAD', 'OPTIONS', 'POST']);
+      assert.equal(coll.headers['accept-post'], 'application/json, application/hal+json');
       const post = await inject({ method: 'POST', url: '/characters/1', headers: json, payload: {} });
       assert.equal(post.statusCode, 405);
       assert.equal(post.headers.allow, item.headers.allow);

@@ -30,6 +30,7 @@ for (const engine of engines) {
       assert.equal(retry.headers['idempotent-replayed'], 'true');
       assert.equal(retry.headers.location, first.headers.location);
       assert.equal(retry.headers.etag, first.headers.etag);
+      assert.equal(retry.headers.vary, 'Accept', 'a replay is as negotiated as the first response');
       assert.equal(retry.body, first.body);
       assert.equal(await countNamed('Homer'), 1);
     });

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../http/problems.js';
+import { methodOf } from '../../http/respond.js';
 import type { BearerError } from '../principal.js';
 
 /** The realm every Bearer challenge names. */
@@ -26,7 +27,7 @@ export function bearerChallenge(params: { error?: string; description?: string; 
 export function sendBearerError(request: FastifyRequest, reply: FastifyReply, err?: BearerError): FastifyReply {
   if (!err) {
     reply.header('www-authenticate', bearerChallenge());
-    return sendProblem(request, reply, 'unauthorized', `${request.method} ${routeOf(request)} needs a bearer token: send "Authorization: Bearer <API key or access token>"`);
+    return sendProblem(request, reply, 'unauthorized', `${methodOf(request)} ${routeOf(request)} needs a bearer token: send "Authorization: Bearer <API key or access token>"`);
   }
   reply.header('www-authenticate', bearerChallenge({ error: err.error, description: err.description }));
   if (err.error === 'invalid_request') return sendProblem(request, reply, 'malformed-authorization', err.description);
@@ -35,7 +36,7 @@ export function sendBearerError(request: FastifyRequest, reply: FastifyReply, er
 
 /** 403 naming the scopes the operation needs (RFC 6750 §3.1 `insufficient_scope`). */
 export function sendInsufficientScope(request: FastifyRequest, reply: FastifyReply, scopes: string[]): FastifyReply {
-  const description = `${request.method} ${routeOf(request)} needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}`;
+  const description = `${methodOf(request)} ${routeOf(request)} needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}`;
   reply.header('www-authenticate', bearerChallenge({ error: 'insufficient_scope', description, scope: scopes }));
   return sendProblem(request, reply, 'forbidden', `${description}; the token does not have ${scopes.length > 1 ? 'them all' : 'it'}`, { scope: scopes.join(' ') });
 }

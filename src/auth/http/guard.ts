@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.js';
 import { baseUrl, sendProblem } from '../../http/problems.js';
+import { addVary } from '../../http/respond.js';
 import type { Route } from '../../http/routes.js';
 import type { AccessRule } from '../../config/types.js';
 import { decide, rulesFor, type ResourceOperation } from '../access.js';
@@ -29,7 +30,11 @@ export function routeGuard(ctx: AppContext, route: Route) {
   const policy: RateLimitPolicy | undefined = limits && ((route.resource && limits.resources.get(route.resource.name)) || limits.default);
   // A public route without a rate limit needs nothing from an anonymous request: skip the work.
   const openToAnonymous = !policy && rules !== 'client' && rules.every((r) => r === 'public');
+  // Who asks decides the answer (401/403, or only their own records under `owner`), so caches must
+  // key on Authorization (RFC 9110 §12.5.5). Public routes answer everyone alike and do not vary.
+  const byCaller = rules !== 'client' && rules.some((r) => r !== 'public');
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (byCaller) addVary(reply, 'Authorization');
     if (openToAnonymous && request.headers.authorization === undefined) return;
     let principal: Principal | undefined;
     let failure: BearerError | undefined;
