@@ -8,7 +8,7 @@ import { jsonBodyParser } from './json-body.js';
 import { sendProblem } from './problems.js';
 import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES } from './body-types.js';
 import { PATCH_TYPES } from './resources/patch.js';
-import { methodOf, notModifiedWithoutType } from './respond.js';
+import { methodOf } from './respond.js';
 import { routeTable, type Route } from './routes.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/register.js';
 
@@ -41,7 +41,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
-  app.addHook('onSend', notModifiedWithoutType);
 
   await ctx.auth.start();
   const routes = routeTable(ctx.resources.values());

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderPage } from '../ui/page.js';
 import { representationEtag } from './conditional.js';
 import { mediaType, negotiate } from './negotiate.js';
@@ -15,9 +16,7 @@ export interface RepresentationHeaders {
 /**
  * Sends a representation in the negotiated media type: JSON and HAL get the same body, HTML
  * gets the browsable page of it. `Vary: Accept` keeps caches from mixing them up. A 304 goes
- * through here too, with the same headers as its 200: Node drops a 304's body on the wire, and
- * its Content-Length is the 200's (allowed by RFC 9110 §8.6), so GET and HEAD, 200 and 304,
- * all carry the same framing.
+ * through here too, so it carries the ETag, Last-Modified and Vary its 200 would.
  */
 export function sendRepresentation(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>, headers: RepresentationHeaders = {}): FastifyReply {
   const rep = negotiate(request);
@@ -26,6 +25,7 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
   if (headers.location) reply.header('location', headers.location);
   if (headers.lastModified) reply.header('last-modified', new Date(headers.lastModified).toUTCString());
   if (headers.link) reply.header('link', headers.link);
+  if (status === 304) return sendNotModified(request, reply);
   if (rep === 'html') return reply.type('text/html; charset=utf-8').send(renderPage(request.url, body));
   return reply.type(mediaType(rep)).send(JSON.stringify(body));
 }
@@ -47,10 +47,11 @@ export function methodOf(request: FastifyRequest): string {
 }
 
 /**
- * `onSend` for every response: a 304 carries no Content-Type (representation metadata it should not
- * repeat, RFC 9110 §15.4.5), though it keeps the Content-Length of the 200 it stands for.
+ * Ends a 304 with neither Content-Type nor Content-Length: those describe the 200 the client
+ * keeps (RFC 9110 §15.4.5), and clients such as undici (Node's fetch) fail on a 304 whose
+ * Content-Length is not 0. Fastify answers an empty HEAD with `Content-Length: 0`, but leaves
+ * a stream alone: an empty one keeps HEAD's headers exactly GET's.
  */
-export const notModifiedWithoutType: onSendHookHandler = (_request, reply, payload, done) => {
-  if (reply.statusCode === 304) reply.removeHeader('content-type');
-  done(null, payload);
-};
+export function sendNotModified(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(304).send(request.method === 'HEAD' ? Readable.from([]) : undefined);
+}

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderDocsPage } from '../../ui/docs-page.js';
 import { notModified } from '../conditional.js';
 import type { AppContext } from '../context.js';
+import { sendNotModified } from '../respond.js';
 import { buildOpenApi } from './document.js';
 import type { DocRoute } from './operation-doc.js';
 
@@ -11,8 +12,8 @@ function fixedBody(type: string, body: string) {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('etag', etag).header('cache-control', 'no-cache');
-    // A 304 sends the body too (Node drops it) so its Content-Length, like HEAD's, is the 200's.
-    return reply.code(notModified(request, etag) ? 304 : 200).type(type).send(body);
+    if (notModified(request, etag)) return sendNotModified(request, reply);
+    return reply.type(type).send(body);
   };
 }
 
