@@ -31,11 +31,10 @@ export function findJsonHazard(value: unknown, maxDepth: number): JsonHazard | u
     const step = stack.pop()!;
     if (step.depth > maxDepth) return { kind: 'depth', pointer: pointerOf(step) };
     const node = step.node as Record<string, unknown>;
-    const keys = Object.keys(node);
     if (!Array.isArray(node) && isPoisoned(node)) {
       return { kind: 'prototype-key', pointer: pointerOf(step, Object.hasOwn(node, '__proto__') ? '__proto__' : 'constructor') };
     }
-    for (const key of keys) {
+    for (const key of Object.keys(node)) {
       const child = node[key];
       switch (typeof child) {
         case 'object':

@@ -37,7 +37,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   // One JSON parser for every JSON media type: strict UTF-8, bounded depth, finite numbers.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(['application/json', 'application/hal+json', ...PATCH_TYPES], { parseAs: 'buffer' }, jsonBodyParser(ctx.config.server.maxJsonDepth));
+  app.addContentTypeParser([...JSON_BODY_TYPES, ...PATCH_TYPES], { parseAs: 'buffer' }, jsonBodyParser(ctx.config.server.maxJsonDepth));
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);

@@ -22,6 +22,7 @@ const FRAMEWORK: Record<string, { code: keyof typeof PROBLEMS; detail?: string }
  */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof DomainError && isProblemCode(error.code)) {
+    if (error.code === 'unsupported-media-type') advertiseBodyTypes(reply, request.method);
     return sendProblem(request, reply, error.code, error.message, error.extra);
   }
   if (error instanceof StoreUnavailableError) {

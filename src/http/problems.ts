@@ -13,7 +13,7 @@ export interface ProblemType {
  * its `type` is `{base}/problems/{code}`, a page that documents it. Codes never change meaning.
  */
 export const PROBLEMS = {
-  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON. Check quoting, commas and brackets; the detail gives the parser message.' },
+  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON, or not UTF-8, or has a `__proto__` member (or a `constructor` holding `prototype`). Check quoting, commas and brackets; the detail gives the parser message.' },
   'malformed-body': { status: 400, title: 'Malformed request body', description: 'The request needs a body of another shape, or none was sent.' },
   'invalid-query': { status: 400, title: 'Invalid query parameter', description: 'A query parameter names an unknown field or operator, or its value has the wrong type. The detail names it.' },
   'invalid-id': { status: 400, title: 'Invalid id', description: 'The id in the URL cannot be an id of this resource (integer ids are positive integers; uuid ids are UUIDs).' },
@@ -32,8 +32,8 @@ export const PROBLEMS = {
   'idempotency-in-flight': { status: 409, title: 'Request with this Idempotency-Key in progress', description: 'A request with the same Idempotency-Key is still being processed. Retry after it completes.' },
   'precondition-failed': { status: 412, title: 'Precondition failed', description: 'An If-Match or If-None-Match condition does not hold: the record changed (or exists, or does not) since you read it. GET it again and retry.' },
   'body-too-large': { status: 413, title: 'Request body too large', description: 'The request body is larger than the configured limit.' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The Content-Type of the body is not accepted here. For PATCH, the Accept-Patch header lists what is.' },
-  'validation-failed': { status: 422, title: 'Validation failed', description: 'The body is well-formed but breaks the resource rules; `errors` lists each field (as a JSON Pointer) and what is wrong.' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The Content-Type of the body is not accepted here, or names a charset other than UTF-8 (JSON is UTF-8). For PATCH, the Accept-Patch header lists what is.' },
+  'validation-failed': { status: 422, title: 'Validation failed', description: 'The body is well-formed but breaks the resource rules, nests deeper than the server allows (`server.maxJsonDepth`), or holds a number too large for a double (such as 1e400); `errors` lists each field (as a JSON Pointer) and what is wrong.' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency-Key reused', description: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.' },
   'precondition-required': { status: 428, title: 'Precondition required', description: 'This resource requires conditional writes: send If-Match with the ETag you last read.' },
   'rate-limited': { status: 429, title: 'Too many requests', description: 'The rate limit is exhausted; Retry-After says when to retry, the RateLimit header shows the quota.' },

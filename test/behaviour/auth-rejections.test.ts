@@ -123,6 +123,13 @@ for (const engine of engines) {
       await expectInvalidToken(bearer(token), /alg/);
       const unsigned = `${b64({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })}.${b64(goodClaims(clientId, 'characters:write'))}.${Buffer.alloc(64, 1).toString('base64url')}`;
       await expectInvalidToken(bearer(unsigned), /alg/);
+      // Introspection and revocation verify it the same way: an inactive token, not a 500.
+      const { clientSecret, info } = await server.app.restwell.auth.clients.create({ name: 'rs', scopes: ['*'] });
+      const basic = { authorization: `Basic ${Buffer.from(`${info.clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' };
+      const introspected = await server.app.inject({ method: 'POST', url: '/oauth/introspect', headers: basic, payload: `token=${token}` });
+      assert.equal(introspected.statusCode, 200, introspected.body);
+      assert.deepEqual(introspected.json(), { active: false });
+      assert.equal((await server.app.inject({ method: 'POST', url: '/oauth/revoke', headers: basic, payload: `token=${token}` })).statusCode, 200);
       const other = await testServer(engine, { ...AUTH_CONFIG, auth: { signingAlgorithm: 'ES256' } });
       try {
         const esKey = await other.app.restwell.auth.keyring.current();

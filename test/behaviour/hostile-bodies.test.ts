@@ -53,11 +53,18 @@ for (const engine of engines) {
       await refused(await inject({ method: 'POST', url: '/people', headers: json, payload: bad }), 400, 'malformed-json', /UTF-8/);
       await refused(await inject({ method: 'PUT', url: `/people/${id}`, headers: json, payload: bad }), 400, 'malformed-json', /UTF-8/);
       await refused(await inject({ method: 'PATCH', url: `/people/${id}`, headers: merge, payload: bad }), 400, 'malformed-json', /UTF-8/);
+      await refused(await inject({ method: 'POST', url: '/people', headers: { 'content-type': 'application/hal+json' }, payload: bad }), 400, 'malformed-json', /UTF-8/);
+      const badOp = Buffer.concat([Buffer.from('[{"op":"replace","path":"/name","value":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]')]);
+      await refused(await inject({ method: 'PATCH', url: `/people/${id}`, headers: jsonPatch, payload: badOp }), 400, 'malformed-json', /UTF-8/);
     });
 
     test('a declared charset other than UTF-8 is 415; UTF-8 in any spelling is accepted', async () => {
-      await refused(await inject({ method: 'POST', url: '/people', headers: { 'content-type': 'application/json; charset=iso-8859-1' }, payload: '{"name":"x"}' }), 415, 'unsupported-media-type', /charset=iso-8859-1/);
-      await refused(await inject({ method: 'PATCH', url: `/people/${id}`, headers: { 'content-type': 'application/merge-patch+json; charset=utf-16' }, payload: '{"name":"x"}' }), 415, 'unsupported-media-type');
+      const post = await inject({ method: 'POST', url: '/people', headers: { 'content-type': 'application/json; charset=iso-8859-1' }, payload: '{"name":"x"}' });
+      await refused(post, 415, 'unsupported-media-type', /charset=iso-8859-1/);
+      assert.match(String(post.headers['accept-post']), /application\/json/);
+      const patch = await inject({ method: 'PATCH', url: `/people/${id}`, headers: { 'content-type': 'application/merge-patch+json; charset=utf-16' }, payload: '{"name":"x"}' });
+      await refused(patch, 415, 'unsupported-media-type');
+      assert.match(String(patch.headers['accept-patch']), /application\/merge-patch\+json/, 'a 415 to PATCH lists the patch formats (RFC 5789 §2.2)');
       const ok = await inject({ method: 'PATCH', url: `/people/${id}`, headers: { 'content-type': 'application/merge-patch+json; charset=UTF-8' }, payload: '{"name":"Homer"}' });
       assert.equal(ok.statusCode, 200, ok.body);
     });

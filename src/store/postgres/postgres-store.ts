@@ -14,7 +14,6 @@ import { describe, unavailableOr } from './postgres-errors.js';
 import * as events from './postgres-events.js';
 import * as idempotency from './postgres-idempotency.js';
 import * as documents from './postgres-documents.js';
-import type { EventQuery, EventVisibility } from '../event-query.js';
 import { PG_SYSTEM_DDL, pgBuilder } from './postgres-kysely.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
 import { PG_INBOX_DDL, PostgresInbox } from './postgres-inbox.js';
@@ -122,12 +121,12 @@ export class PostgresStore implements Store {
     );
   }
 
-  listEvents(query: EventQuery): Promise<EventRecord[]> {
+  listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
     return this.guard(() => events.listEvents(this.pool, this.schemaKey, query));
   }
 
-  getEvent(id: string, visible?: EventVisibility): Promise<EventRecord | undefined> {
-    return this.guard(() => events.getEvent(this.pool, id, visible));
+  getEvent(id: string): Promise<EventRecord | undefined> {
+    return this.guard(() => events.getEvent(this.pool, id));
   }
 
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }> {
