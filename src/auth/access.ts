@@ -1,5 +1,6 @@
 import type { AccessRule } from '../config/types.js';
 import type { ResourceDefinition } from '../core/resource.js';
+import type { EventVisibility } from '../store/event-query.js';
 import type { Principal } from './principal.js';
 import { ADMIN_SCOPE, grants, parseScopes } from './scopes.js';
 
@@ -45,4 +46,21 @@ export function decide(rules: AccessRule[], principal: Principal | undefined): A
   if (!grants(principal.scopes, needed)) return { allow: false, reason: 'insufficient-scope', scopes: needed };
   const owner = rules.includes('owner') && !principal.scopes.has(ADMIN_SCOPE) ? principal.subject : undefined;
   return owner ? { allow: true, owner } : { allow: true };
+}
+
+/**
+ * The part of the event log `principal` may read. An event carries a record's representation, so
+ * it is shown only to whoever could read that record: its resource's read rule applies, owner
+ * rules included. Admins see everything (undefined); events of anything that is no configured
+ * resource (webhook inboxes, removed resources) are theirs alone.
+ */
+export function eventVisibility(resources: Iterable<ResourceDefinition>, principal: Principal | undefined): EventVisibility | undefined {
+  if (principal?.scopes.has(ADMIN_SCOPE)) return undefined;
+  const visible: string[] = [];
+  const owned: string[] = [];
+  for (const resource of resources) {
+    const decision = decide(rulesFor(resource, 'read'), principal);
+    if (decision.allow) (decision.owner === undefined ? visible : owned).push(resource.name);
+  }
+  return { resources: visible, ...(owned.length && principal ? { owned: { owner: principal.subject, resources: owned } } : {}) };
 }

@@ -69,6 +69,8 @@ export function changeEvent(resource: ResourceDefinition, action: ChangeAction, 
     record_id: String(record.id),
     data: JSON.stringify(toPlain(record)),
     created_at: now,
+    // Kept with the event so that owner rules apply to the log too.
+    owner: record.owner,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { EventRecord } from '../core/events.js';
+import type { EventQuery, EventVisibility } from './event-query.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
@@ -66,9 +67,10 @@ export interface Store {
   /** Creates, replaces or deletes the record at a known id, as `decide` says, atomically (PUT, PATCH, DELETE). */
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options?: WriteOptions): Promise<Mutation>;
 
-  /** The event log, oldest first, after a position. */
-  listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]>;
-  getEvent(id: string): Promise<EventRecord | undefined>;
+  /** The event log, oldest first, after a position; with `visible`, only what that reader may see. */
+  listEvents(query: EventQuery): Promise<EventRecord[]>;
+  /** One event by its public id; undefined when there is none, or `visible` leaves it out. */
+  getEvent(id: string, visible?: EventVisibility): Promise<EventRecord | undefined>;
 
   /** Claims an Idempotency-Key, or returns what is already stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }>;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { eventVisibility } from '../../auth/access.js';
 import type { EventRecord } from '../../core/events.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { AppContext } from '../context.js';
@@ -14,23 +15,24 @@ export function halEvent(e: EventRecord): Record<string, unknown> {
 }
 
 /**
- * `GET /events`: the event log, oldest first. `type=a,b` filters; `cursor` is opaque (a log
- * position), so a reader that stores it resumes exactly where it stopped.
+ * `GET /events`: the event log, oldest first, showing only events of records the caller could
+ * read. `type=a,b` filters; `cursor` is opaque (a log position), so a reader that stores it
+ * resumes exactly where it stopped.
  */
 export function listEvents(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const page = parseLogPage(request.query as Record<string, unknown>, ['type'], 'e');
     const types = (page.filters.type ?? '').split(',').filter(Boolean);
-    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types });
+    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, visible: eventVisibility(ctx.resources.values(), request.principal) });
     return sendLogPage(request, reply, { path: '/events', prefix: 'e', rel: 'events', request: page, rows, embed: halEvent });
   };
 }
 
-/** `GET /events/{id}`. */
+/** `GET /events/{id}`: 404 too for an event of a record the caller could not read. */
 export function readEvent(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
-    const event = await ctx.store.getEvent(id);
+    const event = await ctx.store.getEvent(id, eventVisibility(ctx.resources.values(), request.principal));
     if (!event) throw new NotFoundError(`no event has id ${id}`);
     return sendRepresentation(request, reply, 200, halEvent(event));
   };

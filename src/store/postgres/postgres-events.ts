@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { EventRecord } from '../../core/events.js';
+import { buildEventByIdQuery, buildEventQuery, type EventQuery, type EventVisibility } from '../event-query.js';
 import type { changeEvent } from '../records.js';
+import { pgBuilder } from './postgres-kysely.js';
 import { LOCK } from './postgres-locks.js';
 
 /*
@@ -27,8 +29,8 @@ import { LOCK } from './postgres-locks.js';
 export async function appendEvent(client: pg.PoolClient, schemaKey: number, e: ReturnType<typeof changeEvent>): Promise<void> {
   await client.query(
     `WITH l AS (SELECT pg_advisory_xact_lock_shared($7, $8))
-     INSERT INTO _rw_events (id, type, resource, record_id, data, created_at) SELECT $1, $2, $3, $4, $5, $6 FROM l`,
-    [e.id, e.type, e.resource, e.record_id, e.data, e.created_at, LOCK.events, schemaKey],
+     INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT $1, $2, $3, $4, $5, $6, $9 FROM l`,
+    [e.id, e.type, e.resource, e.record_id, e.data, e.created_at, LOCK.events, schemaKey, e.owner],
   );
 }
 
@@ -43,21 +45,17 @@ export async function eventHighWaterMark(pool: pg.Pool, schemaKey: number): Prom
 }
 
 /** Committed events after `after` and up to the high-water mark, oldest first. */
-export async function listEvents(pool: pg.Pool, schemaKey: number, query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
+export async function listEvents(pool: pg.Pool, schemaKey: number, query: EventQuery): Promise<EventRecord[]> {
   const mark = await eventHighWaterMark(pool, schemaKey);
-  const params: unknown[] = [query.after ?? 0, mark, query.limit];
-  let where = 'seq > $1 AND seq <= $2';
-  if (query.types?.length) {
-    params.push(query.types);
-    where += ' AND type = ANY($4)';
-  }
-  const { rows } = await pool.query(`SELECT * FROM _rw_events WHERE ${where} ORDER BY seq LIMIT $3`, params);
+  const c = buildEventQuery(pgBuilder, query, mark).compile();
+  const { rows } = await pool.query(c.sql, c.parameters as unknown[]);
   return rows.map(toEvent);
 }
 
-/** One event by its public id. */
-export async function getEvent(pool: pg.Pool, id: string): Promise<EventRecord | undefined> {
-  const { rows } = await pool.query('SELECT * FROM _rw_events WHERE id = $1', [id]);
+/** One event by its public id, when `visible` lets the reader see it. */
+export async function getEvent(pool: pg.Pool, id: string, visible?: EventVisibility): Promise<EventRecord | undefined> {
+  const c = buildEventByIdQuery(pgBuilder, id, visible).compile();
+  const { rows } = await pool.query(c.sql, c.parameters as unknown[]);
   return rows[0] ? toEvent(rows[0]) : undefined;
 }
 

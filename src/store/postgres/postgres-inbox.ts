@@ -81,7 +81,7 @@ export class PostgresInbox implements Inbox {
         result.records.push(`/${r.resource.name}/${encodeURIComponent(String(saved.id))}`);
       }
       for (const e of outcome.effects?.events ?? []) {
-        const event = { id: newEventId(), type: e.type, resource: e.resource, record_id: e.recordId, data: JSON.stringify(e.data), created_at: at };
+        const event = { id: newEventId(), type: e.type, resource: e.resource, record_id: e.recordId, data: JSON.stringify(e.data), created_at: at, owner: null };
         await tx.appendEvent(event);
         result.events.push(event.id);
       }

@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS _rw_schema (resource text PRIMARY KEY, shape text NOT
 CREATE SEQUENCE IF NOT EXISTS _rw_event_seq;
 CREATE TABLE IF NOT EXISTS _rw_events (
   seq bigint PRIMARY KEY DEFAULT nextval('_rw_event_seq'), id text NOT NULL UNIQUE, type ${PG_TEXT} NOT NULL,
-  resource text NOT NULL, record_id text, data text NOT NULL, created_at text NOT NULL);
+  resource text NOT NULL, record_id text, data text NOT NULL, created_at text NOT NULL, owner text);
+ALTER TABLE _rw_events ADD COLUMN IF NOT EXISTS owner text;
 ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq;
 CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
 CREATE TABLE IF NOT EXISTS _rw_idempotency (

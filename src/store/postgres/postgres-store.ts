@@ -14,6 +14,7 @@ import { describe, unavailableOr } from './postgres-errors.js';
 import * as events from './postgres-events.js';
 import * as idempotency from './postgres-idempotency.js';
 import * as documents from './postgres-documents.js';
+import type { EventQuery, EventVisibility } from '../event-query.js';
 import { PG_SYSTEM_DDL, pgBuilder } from './postgres-kysely.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
 import { PG_INBOX_DDL, PostgresInbox } from './postgres-inbox.js';
@@ -121,12 +122,12 @@ export class PostgresStore implements Store {
     );
   }
 
-  listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
+  listEvents(query: EventQuery): Promise<EventRecord[]> {
     return this.guard(() => events.listEvents(this.pool, this.schemaKey, query));
   }
 
-  getEvent(id: string): Promise<EventRecord | undefined> {
-    return this.guard(() => events.getEvent(this.pool, id));
+  getEvent(id: string, visible?: EventVisibility): Promise<EventRecord | undefined> {
+    return this.guard(() => events.getEvent(this.pool, id, visible));
   }
 
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }> {

@@ -1,3 +1,4 @@
+import type { Database } from 'better-sqlite3';
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type { ColumnTypes } from '../ddl.js';
 import { sqliteColumnType } from './sqlite-codec.js';
@@ -27,7 +28,7 @@ export const SQLITE_SYSTEM_DDL = `
 CREATE TABLE IF NOT EXISTS _rw_schema (resource TEXT PRIMARY KEY, shape TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS _rw_events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, resource TEXT NOT NULL,
-  record_id TEXT, data TEXT NOT NULL, created_at TEXT NOT NULL);
+  record_id TEXT, data TEXT NOT NULL, created_at TEXT NOT NULL, owner TEXT);
 CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
 CREATE TABLE IF NOT EXISTS _rw_idempotency (
   scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
@@ -36,3 +37,13 @@ CREATE INDEX IF NOT EXISTS _rw_idempotency_expiry ON _rw_idempotency (expires_at
 CREATE TABLE IF NOT EXISTS _rw_documents (
   kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, expires_at TEXT, PRIMARY KEY (kind, id));
 `;
+
+/**
+ * Brings the system tables of a database made by an earlier version up to date: events gained
+ * `owner` (older events keep NULL, so under an owner rule only admins see them).
+ */
+export function upgradeSqliteSystemTables(db: Database): void {
+  db.transaction(() => {
+    if (!db.prepare("SELECT 1 FROM pragma_table_info('_rw_events') WHERE name = 'owner'").get()) db.exec('ALTER TABLE _rw_events ADD COLUMN owner TEXT');
+  }).immediate();
+}

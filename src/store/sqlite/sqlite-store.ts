@@ -10,12 +10,13 @@ import { buildListQuery, pageOf } from '../list-sql.js';
 import {
   changeEvent, firstGeneration, missingReference, recordColumns, referencedConflict, rowToRecord, sameData, uniqueConflict,
 } from '../records.js';
+import { buildEventByIdQuery, buildEventQuery, type EventQuery, type EventVisibility } from '../event-query.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
 import type { Inbox } from '../inbox.js';
 import { GroupCommit } from './group-commit.js';
 import { SQLITE_INBOX_DDL, SqliteInbox } from './sqlite-inbox.js';
 import { decode, encode } from './sqlite-codec.js';
-import { SQLITE_SYSTEM_DDL, sqliteBuilder } from './sqlite-kysely.js';
+import { SQLITE_SYSTEM_DDL, sqliteBuilder, upgradeSqliteSystemTables } from './sqlite-kysely.js';
 import { syncSqliteSchema } from './sqlite-schema.js';
 
 const codec = { encode, decode };
@@ -52,6 +53,7 @@ export class SqliteStore implements Store {
     // Other processes (`serve --workers N`) may hold the write lock briefly.
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SQLITE_SYSTEM_DDL);
+    upgradeSqliteSystemTables(this.db);
     this.writer = new GroupCommit(this.db, path === ':memory:' ? undefined : `${path}-wal`);
     this.db.exec(SQLITE_INBOX_DDL);
     // The inbox writes through this store's group commit and record path, so its effects fire events too.
@@ -117,15 +119,14 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listEvents(query: { after?: number; limit: number; types?: string[] }): Promise<EventRecord[]> {
-    let q = sqliteBuilder.selectFrom('_rw_events').selectAll().where('seq', '>', query.after ?? 0).orderBy('seq').limit(query.limit);
-    if (query.types?.length) q = q.where('type', 'in', query.types);
-    const c = q.compile();
+  async listEvents(query: EventQuery): Promise<EventRecord[]> {
+    const c = buildEventQuery(sqliteBuilder, query).compile();
     return (this.stmt(c.sql).all(...(c.parameters as unknown[])) as any[]).map(toEvent);
   }
 
-  async getEvent(id: string): Promise<EventRecord | undefined> {
-    const row = this.stmt('SELECT * FROM _rw_events WHERE id = ?').get(id);
+  async getEvent(id: string, visible?: EventVisibility): Promise<EventRecord | undefined> {
+    const c = buildEventByIdQuery(sqliteBuilder, id, visible).compile();
+    const row = this.stmt(c.sql).get(...(c.parameters as unknown[]));
     return row ? toEvent(row) : undefined;
   }
 
@@ -228,7 +229,7 @@ export class SqliteStore implements Store {
   }
 
   private appendEvent(e: ReturnType<typeof changeEvent>): void {
-    this.stmt('INSERT INTO _rw_events (id, type, resource, record_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(e.id, e.type, e.resource, e.record_id, e.data, e.created_at);
+    this.stmt('INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?)').run(e.id, e.type, e.resource, e.record_id, e.data, e.created_at, e.owner);
   }
 
   private stmt(sql: string): Statement {

@@ -1,0 +1,44 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+
+/**
+ * The part of the event log a reader may see (owner rules apply to the log too): every event of
+ * `resources`, and the events of `owned.resources` whose record `owned.owner` owns.
+ */
+export interface EventVisibility {
+  resources: string[];
+  owned?: { owner: string; resources: string[] };
+}
+
+/** A page of the event log: after a position, optionally of some types, only what a reader may see (absent: all). */
+export interface EventQuery {
+  after?: number;
+  limit: number;
+  types?: string[];
+  visible?: EventVisibility;
+}
+
+/**
+ * The SELECT for a page of the event log, the same for every engine. The reader's visibility is
+ * part of the WHERE, so a page is full of visible events and a cursor never stalls on hidden ones.
+ * `upTo` caps the positions read (PostgreSQL's high-water mark).
+ */
+export function buildEventQuery(db: Kysely<any>, query: EventQuery, upTo?: number) {
+  let q = db.selectFrom('_rw_events').selectAll().where('seq', '>', query.after ?? 0);
+  if (upTo !== undefined) q = q.where('seq', '<=', upTo);
+  if (query.types?.length) q = q.where('type', 'in', query.types);
+  if (query.visible) q = q.where((eb) => visibleTo(eb, query.visible!));
+  return q.orderBy('seq').limit(query.limit);
+}
+
+/** The SELECT for one event by its public id, when the reader may see it. */
+export function buildEventByIdQuery(db: Kysely<any>, id: string, visible?: EventVisibility) {
+  const q = db.selectFrom('_rw_events').selectAll().where('id', '=', id);
+  return visible ? q.where((eb) => visibleTo(eb, visible)) : q;
+}
+
+function visibleTo(eb: ExpressionBuilder<any, any>, v: EventVisibility) {
+  const parts = [];
+  if (v.resources.length) parts.push(eb('resource', 'in', v.resources));
+  if (v.owned?.resources.length) parts.push(eb.and([eb('resource', 'in', v.owned.resources), eb('owner', '=', v.owned.owner)]));
+  return eb.or(parts);
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { engines, testServer } from '../../src/test-support/test-server.js';
+import { apiKey, AUTH_CONFIG, bearer } from './auth-support.js';
+
+/** The event table as versions before event owners made it (per engine), holding one event. */
+const OLD_EVENTS = {
+  sqlite: 'CREATE TABLE _rw_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, resource TEXT NOT NULL, record_id TEXT, data TEXT NOT NULL, created_at TEXT NOT NULL);',
+  postgres: `CREATE SEQUENCE _rw_event_seq; CREATE TABLE _rw_events (seq bigint PRIMARY KEY DEFAULT nextval('_rw_event_seq'), id text NOT NULL UNIQUE,
+    type text NOT NULL, resource text NOT NULL, record_id text, data text NOT NULL, created_at text NOT NULL);`,
+};
+const OLD_EVENT = `INSERT INTO _rw_events (id, type, resource, record_id, data, created_at) VALUES ('evt_old', 'notes.created', 'notes', '1', '{"id":1,"text":"old"}', '2026-01-01T00:00:00.000Z');`;
+
+async function oldDatabase(engine: (typeof engines)[number]): Promise<string> {
+  const url = engine.freshUrl();
+  if (engine.name === 'sqlite') {
+    const db = new BetterSqlite3(url);
+    db.exec(OLD_EVENTS.sqlite + OLD_EVENT);
+    db.close();
+    return url;
+  }
+  const target = new URL(url);
+  const schema = target.searchParams.get('schema')!;
+  target.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: target.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA "${schema}"; SET search_path = "${schema}"; ${OLD_EVENTS.postgres} ${OLD_EVENT}`);
+  } finally {
+    await client.end();
+  }
+  return url;
+}
+
+for (const engine of engines) {
+  test(`a database from before event owners opens, keeps its events, and records owners from now on (${engine.name})`, async () => {
+    const url = await oldDatabase(engine);
+    const server = await testServer({ name: engine.name, freshUrl: () => url }, AUTH_CONFIG);
+    try {
+      const alice = bearer(await apiKey(server, ['events:read'], 'alice'));
+      const admin = bearer(await apiKey(server, ['*'], 'admin'));
+      assert.equal((await server.app.inject({ method: 'POST', url: '/notes', headers: alice, payload: { text: 'new' } })).statusCode, 201);
+      const seen = async (who: Record<string, string>) =>
+        (await server.app.inject({ url: '/events', headers: { authorization: who.authorization } })).json()._embedded.events.map((e: any) => e.data.text);
+      assert.deepEqual(await seen(admin), ['old', 'new']);
+      assert.deepEqual(await seen(alice), ['new'], 'an event whose owner was never recorded is left to admins');
+    } finally {
+      await server.close();
+    }
+  });
+}
