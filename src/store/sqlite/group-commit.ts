@@ -1,6 +1,14 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
+import { StoreUnavailableError } from '../errors.js';
+
+/**
+ * How long queued writes wait for another process (`serve --workers N`, or any other program) to
+ * release the database's write lock before they fail with 503. Workers hold it for one batch,
+ * milliseconds; a lock held longer than this is not a batch.
+ */
+const LOCK_PATIENCE_MS = 1000;
 
 interface Job {
   work: () => unknown;
@@ -15,11 +23,18 @@ interface Job {
  * the WAL is fsynced on libuv's thread pool and only then are the jobs' promises settled: a
  * caller never acknowledges a write that is not on disk, and the event loop never blocks on the
  * disk, so batches grow with the load while an fsync is in flight (one fsync for many writes).
+ *
+ * The connection has no busy timeout (SQLite would spin inside the event loop while another
+ * process holds the write lock): a batch that finds the lock taken stays queued and is tried
+ * again on a timer, and fails with StoreUnavailableError (503) once the lock has been held for
+ * longer than LOCK_PATIENCE_MS. A failed BEGIN has written nothing.
  */
 export class GroupCommit {
   private queue: Job[] = [];
   private scheduled = false;
   private readonly wal?: WalSyncer;
+  /** When the batch now waiting first found the write lock taken, and how often it has tried since. */
+  private locked?: { since: number; tries: number };
 
   constructor(private readonly db: Database, walPath?: string) {
     if (walPath) this.wal = new WalSyncer(walPath);
@@ -42,12 +57,18 @@ export class GroupCommit {
   }
 
   private flush(): void {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      this.lockTaken(err);
+      return;
+    }
+    this.locked = undefined;
     const jobs = this.queue;
     this.queue = [];
     this.scheduled = false;
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
     try {
-      this.db.exec('BEGIN IMMEDIATE');
       for (const job of jobs) {
         this.db.exec('SAVEPOINT job');
         try {
@@ -62,7 +83,7 @@ export class GroupCommit {
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const job of jobs) job.reject(err);
+      for (const job of jobs) job.reject(isBusy(err) ? unavailable() : err);
       return;
     }
     const settle = (syncError?: unknown) =>
@@ -70,6 +91,29 @@ export class GroupCommit {
     if (this.wal) this.wal.afterCommit(settle);
     else settle();
   }
+
+  /** BEGIN failed: wait for the lock on a timer (the queue keeps growing meanwhile), or give up. */
+  private lockTaken(err: unknown): void {
+    const jobs = this.queue;
+    if (!isBusy(err) || (this.locked && Date.now() - this.locked.since > LOCK_PATIENCE_MS)) {
+      this.queue = [];
+      this.scheduled = false;
+      this.locked = undefined;
+      for (const job of jobs) job.reject(isBusy(err) ? unavailable() : err);
+      return;
+    }
+    this.locked ??= { since: Date.now(), tries: 0 };
+    setTimeout(() => this.flush(), Math.min(50, 2 ** this.locked.tries++));
+  }
+}
+
+/** SQLITE_BUSY and its extended codes: another connection holds a lock we need. */
+function isBusy(err: unknown): boolean {
+  return String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY');
+}
+
+function unavailable(): StoreUnavailableError {
+  return new StoreUnavailableError('the database is locked by another process; retry shortly', 1);
 }
 
 /**

@@ -50,12 +50,12 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     // LIKE must mean the same on every engine: case-sensitive (and then index-friendly for prefixes).
     this.db.pragma('case_sensitive_like = ON');
-    // Other processes (`serve --workers N`) may hold the write lock briefly.
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SQLITE_SYSTEM_DDL);
-    upgradeSqliteSystemTables(this.db);
+    this.whileStarting(() => {
+      this.db.exec(SQLITE_SYSTEM_DDL);
+      upgradeSqliteSystemTables(this.db);
+      this.db.exec(SQLITE_INBOX_DDL);
+    });
     this.writer = new GroupCommit(this.db, path === ':memory:' ? undefined : `${path}-wal`);
-    this.db.exec(SQLITE_INBOX_DDL);
     // The inbox writes through this store's group commit and record path, so its effects fire events too.
     this.inbox = new SqliteInbox({
       writer: this.writer,
@@ -66,7 +66,7 @@ export class SqliteStore implements Store {
   }
 
   async sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport> {
-    return syncSqliteSchema(this.db, resources, options.allowDestructive);
+    return this.whileStarting(() => syncSqliteSchema(this.db, resources, options.allowDestructive));
   }
 
   async get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
@@ -179,10 +179,25 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    // Let writes already queued finish (and become durable) before the connection goes.
-    await this.writer.run(() => undefined);
+    // Let writes already queued finish (and become durable) before the connection goes; if
+    // another process holds the lock they fail (503) instead, and the connection goes anyway.
+    await this.writer.run(() => undefined).catch(() => undefined);
     this.writer.close();
     this.db.close();
+  }
+
+  /**
+   * Start-up work (nothing is served yet) may wait for another process's write lock (`serve
+   * --workers N`) inside SQLite. Serving never does: SQLite's busy wait blocks the event loop, so
+   * the connection otherwise has no busy timeout and GroupCommit waits for the lock on a timer.
+   */
+  private whileStarting<T>(work: () => T): T {
+    this.db.pragma('busy_timeout = 5000');
+    try {
+      return work();
+    } finally {
+      this.db.pragma('busy_timeout = 0');
+    }
   }
 
   private read(resource: ResourceDefinition, id: RecordId): StoredRecord | undefined {
