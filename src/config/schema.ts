@@ -45,7 +45,7 @@ export const configSchema = {
         headersTimeout: { ...positiveDuration, description: 'Longest time a client may take to send the request line and headers, e.g. 10s (default); then 408' },
         requestTimeout: { ...positiveDuration, description: 'Longest time a client may take to send a whole request, body included, e.g. 30s (default); then 408. At least headersTimeout' },
         keepAliveTimeout: { ...positiveDuration, description: 'How long an idle keep-alive connection stays open (default 72s)' },
-        maxConnectionsPerClient: { description: 'Open connections allowed from one client address, per process (default 256); more are answered 429 and closed', type: 'integer', minimum: 1 },
+        maxConnectionsPerClient: { description: 'Open connections allowed from one client address, per process (default 256); more are answered 429 and closed. Behind a reverse proxy every connection comes from the proxy: raise it to what the proxy opens', type: 'integer', minimum: 1 },
         publicUrl: { type: 'string', format: 'uri' },
       },
     },
