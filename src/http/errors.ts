@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
+import { maxHeaderSize, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '../core/errors.js';
 import { StoreUnavailableError } from '../store/errors.js';
@@ -65,7 +65,7 @@ export function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
 const CLIENT_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
   // RFC 9110 §15.6.2: a method token nobody implements is 501, wherever it is sent.
   HPE_INVALID_METHOD: { code: 'not-implemented', detail: `the request method is not implemented by this server; use ${[...KNOWN_METHODS].join(', ')}` },
-  HPE_HEADER_OVERFLOW: { code: 'headers-too-large', detail: 'the request line and headers exceed 16 KiB' },
+  HPE_HEADER_OVERFLOW: { code: 'headers-too-large', detail: `the request line and headers exceed ${maxHeaderSize / 1024} KiB` },
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'request-timeout', detail: 'the request did not arrive in time (server.headersTimeout for the headers, server.requestTimeout for the whole request)' },
 };
 

@@ -99,7 +99,8 @@ test('headers dripped line by line are cut off with 408 once server.headersTimeo
 
 test('headers beyond 16 KiB are 431 problem+json, not a bare 400', async () => {
   const request = `GET /characters HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
-  assertProblem(parse(await exchange((s) => s.write(request))), 431, 'headers-too-large');
+  const body = assertProblem(parse(await exchange((s) => s.write(request))), 431, 'headers-too-large');
+  assert.match(String(body.detail), /exceed 16 KiB/);
 });
 
 test('CONNECT gets a 501 problem (this is no proxy) whose type points here, not at the tunnel target', async () => {
