@@ -1,30 +1,47 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { etagOf } from '../core/record.js';
+import type { AppliedWrite, IdempotencyCompletion } from '../store/idempotency.js';
 import type { AppContext } from './context.js';
+import { halRecord, recordPath } from './hal.js';
 import { sendProblem } from './problems.js';
+import { sendRepresentation } from './respond.js';
 
-/** An in-flight claim is a lease: if its holder dies, a retry may take the key over after this long. */
-const IN_FLIGHT_LEASE_MS = 60_000;
+/**
+ * An in-flight claim is a lease: if its holder dies before its write commits, a retry may take
+ * the key over after this long. A holder that is only slow cannot cause a second write: its write
+ * must still hold the claim when it commits (see WriteOptions.idempotency), so this only bounds
+ * how long retries after a crash get 409.
+ */
+const IN_FLIGHT_LEASE_MS = 10_000;
 /** Response headers that belong to the stored response and are replayed. */
 const REPLAYED = ['location', 'etag', 'content-type', 'last-modified', 'link', 'vary', 'accept-patch', 'allow'];
 
-interface Claimed {
-  scope: string;
-  key: string;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim?: Claimed;
+    /** The Idempotency-Key this request claimed: handlers pass it to the store write that completes it. */
+    idempotencyClaim?: IdempotencyCompletion;
   }
+}
+
+/** Where a key is valid: the caller (subject, else anonymous), the method and the path. */
+export function keyScope(subject: string | undefined, method: string, url: string): string {
+  return `${subject ?? 'anonymous'} ${method} ${url.split('?')[0]}`;
+}
+
+/** The hash a retry must match: the same method, URL, content type and body. */
+export function requestFingerprint(method: string, url: string, contentType: string | undefined, body: unknown): string {
+  return createHash('sha256').update(`${method}\n${url}\n${contentType ?? ''}\n${JSON.stringify(body ?? null)}`).digest('base64url');
 }
 
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for POST and PATCH. The first
- * request with a key claims it; its response (status, headers, body) is stored and every retry
- * with the same key and the same request gets that response replayed (`Idempotent-Replayed: true`)
- * and changes nothing. The same key with a different request is 422; a retry while the first is
- * still running is 409. Keys are scoped to the caller (subject, else anonymous) and the URL.
+ * request with a key claims it; the write it makes marks the key applied in the same transaction,
+ * and its response (status, headers, body) is stored after. Every retry with the same key and the
+ * same request gets that response replayed (`Idempotent-Replayed: true`) and changes nothing; if
+ * the process died between the commit and storing the response, the retry gets the equivalent
+ * response rebuilt from the record the write made. The same key with a different request is 422;
+ * a retry while the first is still running is 409. Keys are scoped by `keyScope`.
  */
 export function idempotencyHooks(ctx: AppContext) {
   const ttlMs = ctx.config.idempotency.ttlSeconds * 1000;
@@ -36,45 +53,69 @@ export function idempotencyHooks(ctx: AppContext) {
     if (!/^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(key) || Array.isArray(header)) {
       return sendProblem(request, reply, 'malformed-body', 'Idempotency-Key must be one printable ASCII value of 1 to 255 characters');
     }
-    const scope = `${request.subject ?? 'anonymous'} ${request.method} ${request.url.split('?')[0]}`;
-    const fingerprint = createHash('sha256')
-      .update(`${request.method}\n${request.url}\n${request.headers['content-type'] ?? ''}\n${JSON.stringify(request.body ?? null)}`)
-      .digest('base64url');
-    const result = await ctx.store.claimIdempotencyKey({ scope, key, fingerprint, expiresAt: new Date(Date.now() + Math.min(ttlMs, IN_FLIGHT_LEASE_MS)).toISOString() });
+    const scope = keyScope(request.subject, request.method, request.url);
+    const fingerprint = requestFingerprint(request.method, request.url, request.headers['content-type'], request.body);
+    const id = randomUUID();
+    const result = await ctx.store.claimIdempotencyKey({ scope, key, id, fingerprint, expiresAt: new Date(Date.now() + Math.min(ttlMs, IN_FLIGHT_LEASE_MS)).toISOString() });
     if (result.claimed) {
-      request.idempotencyClaim = { scope, key };
+      request.idempotencyClaim = { scope, key, claimId: id, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
       return;
     }
     const { entry } = result;
     if (entry.fingerprint !== fingerprint) {
       return sendProblem(request, reply, 'idempotency-key-reused', `Idempotency-Key "${key}" was first used with a different request; use a new key for a new request`);
     }
-    if (entry.state === 'in-flight' || !entry.response) {
-      reply.header('retry-after', '1');
-      return sendProblem(request, reply, 'idempotency-in-flight', `the first request with Idempotency-Key "${key}" is still being processed; retry shortly`);
+    if (entry.response) {
+      reply.code(entry.response.status).headers(entry.response.headers).header('idempotent-replayed', 'true');
+      return reply.send(entry.response.body);
     }
-    reply.code(entry.response.status).headers(entry.response.headers).header('idempotent-replayed', 'true');
-    return reply.send(entry.response.body);
+    if (entry.applied) return replayApplied(ctx, request, reply, entry.applied);
+    reply.header('retry-after', '1');
+    return sendProblem(request, reply, 'idempotency-in-flight', `the first request with Idempotency-Key "${key}" is still being processed; retry shortly`);
   };
 
-  /** Stores the first response once it is final; a 5xx releases the key so the client may retry. */
+  /**
+   * Stores the first response once it is final; a 5xx releases the key (unless its write was
+   * applied) so the client may retry. Failing to store it is only logged: a write's key was
+   * already completed with the write, and a key without one stays claimed until its lease ends.
+   */
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = undefined;
-    if (reply.statusCode >= 500) {
-      await ctx.store.completeIdempotencyKey(claim.scope, claim.key, undefined);
-      return payload;
+    const held = { scope: claim.scope, key: claim.key, id: claim.claimId };
+    try {
+      if (reply.statusCode >= 500) {
+        await ctx.store.completeIdempotencyKey(held, undefined);
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED) {
+        const v = reply.getHeader(name);
+        if (v !== undefined) headers[name] = String(v);
+      }
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+      await ctx.store.completeIdempotencyKey(held, { status: reply.statusCode, headers, body }, claim.expiresAt);
+    } catch (err) {
+      request.log.warn({ err }, 'could not store the response of an Idempotency-Key');
     }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED) {
-      const v = reply.getHeader(name);
-      if (v !== undefined) headers[name] = String(v);
-    }
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-    await ctx.store.completeIdempotencyKey(claim.scope, claim.key, { status: reply.statusCode, headers, body }, new Date(Date.now() + ttlMs).toISOString());
     return payload;
   };
 
   return { preHandler, onSend };
+}
+
+/**
+ * The response of a first request whose write committed but whose response was never stored (its
+ * process died in between): the same status and Location, the record as it is now. If the record
+ * has been deleted since, the status and Location alone.
+ */
+async function replayApplied(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, applied: AppliedWrite) {
+  const resource = ctx.resources.get(applied.resource)!;
+  const created = applied.outcome === 'created';
+  const record = await ctx.store.get(resource, applied.recordId);
+  reply.header('idempotent-replayed', 'true');
+  const location = created ? recordPath(resource, applied.recordId) : undefined;
+  if (!record) return reply.code(created ? 201 : 200).headers(location ? { location } : {}).send();
+  return sendRepresentation(request, reply, created ? 201 : 200, halRecord(resource, record), { etag: etagOf(record), location, lastModified: record.updatedAt });
 }

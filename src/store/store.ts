@@ -3,7 +3,7 @@ import type { EventQuery, EventVisibility } from './event-query.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
-import type { IdempotencyEntry, IdempotencyClaim } from './idempotency.js';
+import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from './idempotency.js';
 import type { Inbox } from './inbox.js';
 
 /** Where behaviour truly differs between engines; code branches on these, never on engine names. */
@@ -37,6 +37,12 @@ export interface Mutation {
 /** Who is writing: recorded as owner on create and on events. */
 export interface WriteOptions {
   owner?: string | null;
+  /**
+   * The Idempotency-Key claim this write completes: the key is marked applied (with the record and
+   * outcome) in the write's own transaction, so a crash can never leave the write without it. If
+   * the claim was taken over meanwhile the write is refused (DomainError `idempotency-in-flight`).
+   */
+  idempotency?: IdempotencyCompletion;
 }
 
 /** The result of bringing the database schema in line with the config. */
@@ -72,13 +78,14 @@ export interface Store {
   /** One event by its public id; undefined when there is none, or `visible` leaves it out. */
   getEvent(id: string, visible?: EventVisibility): Promise<EventRecord | undefined>;
 
-  /** Claims an Idempotency-Key, or returns what is already stored under it. */
+  /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is already stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }>;
   /**
-   * Stores the response for a claimed key, kept until `expiresAt` (the claim itself is only a
-   * short lease), or releases the claim when `response` is undefined.
+   * Stores the response for a key this claim still holds, kept until `expiresAt` (the claim itself
+   * is only a short lease), or releases the claim when `response` is undefined; a key a write has
+   * already applied is never released.
    */
-  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void>;
+  completeIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void>;
 
   /**
    * Small internal documents keyed by (kind, id): API keys, OAuth clients, signing keys, revoked

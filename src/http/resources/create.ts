@@ -12,7 +12,7 @@ export function createRecord(ctx: AppContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.body === undefined) throw new BadRequestError('malformed-body', `POST needs a JSON body with the fields of ${resource.name}`);
     const data = validator.prepare(request.body);
-    const record = await ctx.store.insert(resource, data, { owner: request.subject ?? null });
+    const record = await ctx.store.insert(resource, data, { owner: request.subject ?? null, idempotency: request.idempotencyClaim });
     const location = recordPath(resource, record.id);
     return sendRepresentation(request, reply, 201, halRecord(resource, record), { etag: etagOf(record), location, lastModified: record.updatedAt });
   };

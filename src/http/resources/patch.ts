@@ -29,7 +29,7 @@ export function patchRecord(ctx: AppContext, resource: ResourceDefinition) {
       if (!current || !visible(request, current)) throw notFound(resource, id);
       checkPreconditions(request.headers, current, resource.requireIfMatch);
       return { put: validator.prepare(apply(toPlain(current), request.body), current, id) };
-    });
+    }, { idempotency: request.idempotencyClaim });
     const record = result.record!;
     return sendRepresentation(request, reply, 200, halRecord(resource, record), { etag: etagOf(record), lastModified: record.updatedAt });
   };

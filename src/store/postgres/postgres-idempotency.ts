@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
+import { entryOf, type IdempotencyClaim, type IdempotencyEntry } from '../idempotency.js';
 
 type ClaimResult = { claimed: true } | { claimed: false; entry: IdempotencyEntry };
 
@@ -13,26 +13,30 @@ export async function claim(pool: pg.Pool, c: IdempotencyClaim): Promise<ClaimRe
   for (let attempt = 0; ; attempt++) {
     const now = new Date().toISOString();
     const won = await pool.query(
-      `INSERT INTO _rw_idempotency (scope, key, fingerprint, state, response, expires_at) VALUES ($1, $2, $3, 'in-flight', NULL, $4)
-       ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in-flight', response = NULL, expires_at = excluded.expires_at
+      `INSERT INTO _rw_idempotency (scope, key, fingerprint, state, response, expires_at, claim_id, applied) VALUES ($1, $2, $3, 'in-flight', NULL, $4, $6, NULL)
+       ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in-flight', response = NULL, expires_at = excluded.expires_at,
+         claim_id = excluded.claim_id, applied = NULL
        WHERE _rw_idempotency.expires_at <= $5`,
-      [c.scope, c.key, c.fingerprint, c.expiresAt, now],
+      [c.scope, c.key, c.fingerprint, c.expiresAt, now, c.id],
     );
     if (won.rowCount) return { claimed: true };
-    const { rows } = await pool.query('SELECT fingerprint, state, response FROM _rw_idempotency WHERE scope = $1 AND key = $2', [c.scope, c.key]);
-    if (rows[0]) return { claimed: false, entry: { fingerprint: rows[0].fingerprint, state: rows[0].state, response: rows[0].response ? JSON.parse(rows[0].response) : undefined } };
+    const { rows } = await pool.query('SELECT fingerprint, state, response, applied FROM _rw_idempotency WHERE scope = $1 AND key = $2', [c.scope, c.key]);
+    if (rows[0]) return { claimed: false, entry: entryOf(rows[0]) };
     if (attempt >= 3) return { claimed: false, entry: { fingerprint: c.fingerprint, state: 'in-flight' } };
   }
 }
 
-/** Stores the response of a claimed key until `expiresAt` (or releases the claim) and sweeps expired keys. */
-export async function complete(pool: pg.Pool, scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
+/**
+ * Stores the response of a key the claim still holds until `expiresAt`, or releases the claim
+ * unless a write applied it, and sweeps expired keys.
+ */
+export async function complete(pool: pg.Pool, c: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
   if (response) {
-    await pool.query(`UPDATE _rw_idempotency SET state = 'complete', response = $1, expires_at = coalesce($2, expires_at) WHERE scope = $3 AND key = $4`, [
-      JSON.stringify(response), expiresAt ?? null, scope, key,
+    await pool.query(`UPDATE _rw_idempotency SET state = 'complete', response = $1, expires_at = coalesce($2, expires_at) WHERE scope = $3 AND key = $4 AND claim_id = $5`, [
+      JSON.stringify(response), expiresAt ?? null, c.scope, c.key, c.id,
     ]);
   } else {
-    await pool.query('DELETE FROM _rw_idempotency WHERE scope = $1 AND key = $2', [scope, key]);
+    await pool.query(`DELETE FROM _rw_idempotency WHERE scope = $1 AND key = $2 AND claim_id = $3 AND state = 'in-flight'`, [c.scope, c.key, c.id]);
   }
   // Swept as a side effect of completions, so the table stays bounded without a timer (as on SQLite).
   await pool.query('DELETE FROM _rw_idempotency WHERE expires_at < $1', [new Date().toISOString()]);

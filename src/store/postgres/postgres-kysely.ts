@@ -39,6 +39,7 @@ CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
 CREATE TABLE IF NOT EXISTS _rw_idempotency (
   scope text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, state text NOT NULL,
   response text, expires_at ${PG_TEXT} NOT NULL, PRIMARY KEY (scope, key));
+ALTER TABLE _rw_idempotency ADD COLUMN IF NOT EXISTS claim_id text, ADD COLUMN IF NOT EXISTS applied text;
 CREATE TABLE IF NOT EXISTS _rw_documents (
   kind text NOT NULL, id ${PG_TEXT} NOT NULL, data text NOT NULL, expires_at ${PG_TEXT}, PRIMARY KEY (kind, id));
 `;

@@ -20,7 +20,7 @@ import { LOCK, withSessionLock } from './postgres-locks.js';
 import { PG_INBOX_DDL, PostgresInbox } from './postgres-inbox.js';
 import { createPool, parseTarget } from './postgres-pool.js';
 import { syncPostgresSchema } from './postgres-schema.js';
-import { RetryWrite, Writer } from './postgres-writer.js';
+import { RetryWrite, Writer, type Transaction } from './postgres-writer.js';
 
 const codec = { encode, decode };
 
@@ -93,7 +93,9 @@ export class PostgresStore implements Store {
     return this.retrying(3, () =>
       this.writer.transaction(async (tx) => {
         const now = new Date().toISOString();
-        return tx.write(resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
+        const record = await tx.write(resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
+        await tx.markApplied(resource, { outcome: 'created', record }, options.idempotency);
+        return record;
       }),
     );
   }
@@ -101,25 +103,32 @@ export class PostgresStore implements Store {
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
     return this.retrying(2, () =>
-      this.writer.transaction(async (tx): Promise<Mutation> => {
-        const current = await tx.lockRow(resource, id);
-        const decision = decide(current);
-        const now = new Date().toISOString();
-        if ('keep' in decision) return { outcome: 'unchanged', record: current };
-        if ('delete' in decision) {
-          if (!current) return { outcome: 'unchanged' };
-          await tx.remove(resource, current, now);
-          return { outcome: 'deleted', record: current };
-        }
-        if (!current) {
-          const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
-          return { outcome: 'created', record: await tx.write(resource, 'insert', fresh, now) };
-        }
-        if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
-        const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
-        return { outcome: 'updated', record: await tx.write(resource, 'update', next, now) };
+      this.writer.transaction(async (tx) => {
+        const mutation = await this.decideAndWrite(tx, resource, id, decide, options);
+        await tx.markApplied(resource, mutation, options.idempotency, id);
+        return mutation;
       }),
     );
+  }
+
+  /** The body of a `mutate` transaction: locks the record, lets `decide` choose, writes that with its event. */
+  private async decideAndWrite(tx: Transaction, resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Promise<Mutation> {
+    const current = await tx.lockRow(resource, id);
+    const decision = decide(current);
+    const now = new Date().toISOString();
+    if ('keep' in decision) return { outcome: 'unchanged', record: current };
+    if ('delete' in decision) {
+      if (!current) return { outcome: 'unchanged' };
+      await tx.remove(resource, current, now);
+      return { outcome: 'deleted', record: current };
+    }
+    if (!current) {
+      const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
+      return { outcome: 'created', record: await tx.write(resource, 'insert', fresh, now) };
+    }
+    if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
+    const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
+    return { outcome: 'updated', record: await tx.write(resource, 'update', next, now) };
   }
 
   listEvents(query: EventQuery): Promise<EventRecord[]> {
@@ -134,8 +143,8 @@ export class PostgresStore implements Store {
     return this.guard(() => idempotency.claim(this.pool, claim));
   }
 
-  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
-    return this.guard(() => idempotency.complete(this.pool, scope, key, response, expiresAt));
+  completeIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
+    return this.guard(() => idempotency.complete(this.pool, claim, response, expiresAt));
   }
 
   putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {

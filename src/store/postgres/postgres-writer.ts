@@ -3,6 +3,8 @@ import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { StoreUnavailableError } from '../errors.js';
 import { indexName } from '../schema-plan.js';
+import { claimLost, markAppliedQuery, type IdempotencyCompletion } from '../idempotency.js';
+import type { Mutation } from '../store.js';
 import { changeEvent, missingReference, recordColumns, referencedConflict, rowToRecord, uniqueConflict } from '../records.js';
 import { decode, encode } from './postgres-codec.js';
 import { pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
@@ -85,6 +87,13 @@ export class Transaction {
     if (how === 'insert' && record.id !== undefined && resource.idType === 'integer') await this.bumpIdSequence(resource, saved.id as number);
     await appendEvent(this.client, this.schemaKey, changeEvent(resource, how === 'insert' ? 'created' : 'updated', saved, now));
     return saved;
+  }
+
+  /** Completes the write's Idempotency-Key in this transaction, or aborts the write if the claim was taken over. */
+  async markApplied(resource: ResourceDefinition, mutation: Mutation, completion: IdempotencyCompletion | undefined, id?: RecordId): Promise<void> {
+    if (!completion) return;
+    const c = markAppliedQuery(pgBuilder, completion, { resource: resource.name, recordId: mutation.record?.id ?? id!, outcome: mutation.outcome });
+    if (!(await this.client.query(c.sql, c.parameters as unknown[])).rowCount) throw claimLost(completion);
   }
 
   /** Deletes a record and appends its event. */

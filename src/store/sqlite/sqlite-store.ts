@@ -4,7 +4,7 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { EventRecord } from '../../core/events.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { IdempotencyClaim, IdempotencyEntry } from '../idempotency.js';
+import { claimLost, entryOf, markAppliedQuery, type IdempotencyClaim, type IdempotencyCompletion, type IdempotencyEntry } from '../idempotency.js';
 import type { ListQuery, Page } from '../list-query.js';
 import { buildListQuery, pageOf } from '../list-sql.js';
 import {
@@ -88,35 +88,51 @@ export class SqliteStore implements Store {
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     return this.writer.run(() => {
       const now = new Date().toISOString();
-      return this.write(resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
+      const record = this.write(resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
+      this.markApplied(resource, { outcome: 'created', record }, options.idempotency);
+      return record;
     });
   }
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     return this.writer.run((): Mutation => {
-      const current = this.read(resource, id);
-      const decision = decide(current);
-      const now = new Date().toISOString();
-      if ('keep' in decision) return { outcome: 'unchanged', record: current };
-      if ('delete' in decision) {
-        if (!current) return { outcome: 'unchanged' };
-        try {
-          this.stmt(`DELETE FROM "${resource.name}" WHERE id = ?`).run(id);
-        } catch (err) {
-          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw referencedConflict(resource, id);
-          throw err;
-        }
-        this.appendEvent(changeEvent(resource, 'deleted', current, now));
-        return { outcome: 'deleted', record: current };
-      }
-      if (!current) {
-        const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
-        return { outcome: 'created', record: this.write(resource, 'insert', fresh, now) };
-      }
-      if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
-      const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
-      return { outcome: 'updated', record: this.write(resource, 'update', next, now) };
+      const mutation = this.decideAndWrite(resource, id, decide, options);
+      this.markApplied(resource, mutation, options.idempotency, id);
+      return mutation;
     });
+  }
+
+  /** The body of a `mutate` job: reads the record, lets `decide` choose, writes that with its event. */
+  private decideAndWrite(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Mutation {
+    const current = this.read(resource, id);
+    const decision = decide(current);
+    const now = new Date().toISOString();
+    if ('keep' in decision) return { outcome: 'unchanged', record: current };
+    if ('delete' in decision) {
+      if (!current) return { outcome: 'unchanged' };
+      try {
+        this.stmt(`DELETE FROM "${resource.name}" WHERE id = ?`).run(id);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw referencedConflict(resource, id);
+        throw err;
+      }
+      this.appendEvent(changeEvent(resource, 'deleted', current, now));
+      return { outcome: 'deleted', record: current };
+    }
+    if (!current) {
+      const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
+      return { outcome: 'created', record: this.write(resource, 'insert', fresh, now) };
+    }
+    if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
+    const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
+    return { outcome: 'updated', record: this.write(resource, 'update', next, now) };
+  }
+
+  /** Completes the write's Idempotency-Key in its transaction (this job's savepoint), or aborts the write. */
+  private markApplied(resource: ResourceDefinition, mutation: Mutation, completion: IdempotencyCompletion | undefined, id?: RecordId): void {
+    if (!completion) return;
+    const c = markAppliedQuery(sqliteBuilder, completion, { resource: resource.name, recordId: mutation.record?.id ?? id!, outcome: mutation.outcome });
+    if (this.stmt(c.sql).run(...(c.parameters as unknown[])).changes === 0) throw claimLost(completion);
   }
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
@@ -132,25 +148,24 @@ export class SqliteStore implements Store {
 
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<{ claimed: true } | { claimed: false; entry: IdempotencyEntry }> {
     return this.writer.run(() => {
-      const row = this.stmt('SELECT fingerprint, state, response, expires_at FROM _rw_idempotency WHERE scope = ? AND key = ?').get(claim.scope, claim.key) as any;
-      if (row && row.expires_at > new Date().toISOString()) {
-        return { claimed: false as const, entry: { fingerprint: row.fingerprint, state: row.state, response: row.response ? JSON.parse(row.response) : undefined } };
-      }
+      const row = this.stmt('SELECT fingerprint, state, response, applied, expires_at FROM _rw_idempotency WHERE scope = ? AND key = ?').get(claim.scope, claim.key) as any;
+      if (row && row.expires_at > new Date().toISOString()) return { claimed: false as const, entry: entryOf(row) };
       this.stmt(
-        `INSERT INTO _rw_idempotency (scope, key, fingerprint, state, response, expires_at) VALUES (?, ?, ?, 'in-flight', NULL, ?)
-         ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in-flight', response = NULL, expires_at = excluded.expires_at`,
-      ).run(claim.scope, claim.key, claim.fingerprint, claim.expiresAt);
+        `INSERT INTO _rw_idempotency (scope, key, fingerprint, state, response, expires_at, claim_id, applied) VALUES (?, ?, ?, 'in-flight', NULL, ?, ?, NULL)
+         ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in-flight', response = NULL, expires_at = excluded.expires_at,
+           claim_id = excluded.claim_id, applied = NULL`,
+      ).run(claim.scope, claim.key, claim.fingerprint, claim.expiresAt, claim.id);
       return { claimed: true as const };
     });
   }
 
-  completeIdempotencyKey(scope: string, key: string, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
+  completeIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
     return this.writer.run(() => {
       if (response) {
-        this.stmt(`UPDATE _rw_idempotency SET state = 'complete', response = ?, expires_at = coalesce(?, expires_at) WHERE scope = ? AND key = ?`)
-          .run(JSON.stringify(response), expiresAt ?? null, scope, key);
+        this.stmt(`UPDATE _rw_idempotency SET state = 'complete', response = ?, expires_at = coalesce(?, expires_at) WHERE scope = ? AND key = ? AND claim_id = ?`)
+          .run(JSON.stringify(response), expiresAt ?? null, claim.scope, claim.key, claim.id);
       } else {
-        this.stmt('DELETE FROM _rw_idempotency WHERE scope = ? AND key = ?').run(scope, key);
+        this.stmt(`DELETE FROM _rw_idempotency WHERE scope = ? AND key = ? AND claim_id = ? AND state = 'in-flight'`).run(claim.scope, claim.key, claim.id);
       }
       // Expired keys are swept as a side effect of writes, so the table stays bounded without a timer.
       this.stmt('DELETE FROM _rw_idempotency WHERE expires_at < ?').run(new Date().toISOString());
