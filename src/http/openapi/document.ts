@@ -21,6 +21,7 @@ const INFO_DESCRIPTION = `A resource API served by Restwell.
 - **Conditional requests**: every record has a strong \`ETag\`; \`If-None-Match\` gives 304 on reads, \`If-Match\` gives 412 on writes when the record changed.
 - **Methods**: every \`GET\` also answers \`HEAD\`; every path answers \`OPTIONS\` with \`Allow\`; any other method on a known path is 405 with \`Allow\`, a path that does not exist is 404, and a method the server does not know is 501 (all problems).
 - **Errors**: RFC 9457 \`application/problem+json\`; each \`type\` is a page under \`/problems/{code}\`. The OAuth endpoints answer errors in RFC 6749 JSON, as OAuth clients expect.
+- **Before any route**: a request the HTTP parser cannot read is 400 \`malformed-request\`, one that arrives too slowly 408 \`request-timeout\`, one whose headers are too large 431 \`headers-too-large\`, and a connection beyond the per-client cap 429 \`too-many-connections\`; each is a problem, and the connection is then closed.
 - **Rate limits**: metered operations carry \`RateLimit\` and \`RateLimit-Policy\`; past the quota they are 429 with \`Retry-After\`.
 - **Retries**: \`POST\` and \`PATCH\` on records accept \`Idempotency-Key\`; a replayed answer carries \`Idempotent-Replayed: true\`. 503 (the database is unreachable) carries \`Retry-After\`.`;
 

@@ -104,3 +104,75 @@ describe('OpenAPI document', () => {
     assert.deepEqual(result.findings.filter((f) => f.severity <= 1), []);
   });
 });
+
+describe('OpenAPI document: what every operation shares', () => {
+  const doc = demo() as any;
+  const operations = Object.values<any>(doc.paths).flatMap((item) => Object.entries<any>(item).filter(([m]) => m !== 'parameters'));
+  const headersOf = (response: any) => Object.fromEntries(Object.entries<any>(response.headers ?? {}).map(([name, h]) => [name, doc.components.headers[h.$ref.split('/').pop()]]));
+
+  it('documents HEAD beside every GET, with the same statuses and headers and no body', () => {
+    for (const item of Object.values<any>(doc.paths)) {
+      assert.equal(Boolean(item.head), Boolean(item.get));
+      if (!item.get) continue;
+      assert.equal(item.head.operationId, `head${item.get.operationId.charAt(0).toUpperCase()}${item.get.operationId.slice(1)}`);
+      assert.deepEqual(Object.keys(item.head.responses), Object.keys(item.get.responses));
+      for (const [status, r] of Object.entries<any>(item.head.responses)) {
+        assert.equal(r.content, undefined);
+        assert.deepEqual(r.headers, item.get.responses[status].headers);
+      }
+    }
+    assert.equal(new Set(operations.map(([, op]) => op.operationId)).size, operations.length, 'operationIds are unique');
+  });
+
+  it('says security: [] on public operations and a requirement on the others', () => {
+    for (const [, op] of operations) assert.ok(Array.isArray(op.security), op.operationId);
+    for (const id of ['getRoot', 'getJwks', 'listCharacters', 'getCharacters', 'receiveWebhook', 'optionsCharacters']) {
+      assert.deepEqual(operations.find(([, op]) => op.operationId === id)![1].security, [], id);
+    }
+    assert.deepEqual(doc.paths['/characters'].post.security, [{ bearer: [] }, { oauth2: ['characters:write'] }]);
+  });
+
+  it('documents 503 with Retry-After wherever the store is used, and 429 with the RateLimit headers on metered operations', () => {
+    for (const [, op] of operations) {
+      const r = op.responses;
+      if (op.operationId.startsWith('options') || /Root|OpenApi|Docs|ProblemType|AuthorizationServerMetadata/.test(op.operationId)) {
+        assert.equal(r['503'], undefined, op.operationId);
+        continue;
+      }
+      assert.ok(headersOf(r['503'])['Retry-After']?.required, `${op.operationId} 503`);
+      // The JWK Set is read from the store but has no access rule, so the guard never counts it.
+      if (/Jwks/.test(op.operationId)) assert.equal(r['429'], undefined);
+      else assert.ok(headersOf(r['429'])['Retry-After']?.required && headersOf(r['429']).RateLimit?.required && headersOf(r['429'])['RateLimit-Policy']?.required, `${op.operationId} 429`);
+    }
+    const success = headersOf(doc.paths['/characters'].get.responses['200']);
+    assert.ok(success.RateLimit.required && success['RateLimit-Policy'].required);
+    assert.equal(headersOf(doc.paths['/characters'].get.responses['400']).RateLimit.required, false);
+    const unmetered = buildOpenApi({ config: resolveConfig({ ...DEMO_CONFIG, auth: { rateLimit: false } }, { env: DEMO_ENV }), routes: routeTable(defineResources(resolveConfig(DEMO_CONFIG, { env: DEMO_ENV }))) }) as any;
+    assert.equal(unmetered.paths['/characters'].get.responses['429'], undefined);
+    assert.equal(unmetered.paths['/characters'].get.responses['200'].headers.RateLimit, undefined);
+  });
+
+  it('puts WWW-Authenticate on 401 and 403, Idempotent-Replayed on what may be a replay', () => {
+    for (const [, op] of operations) {
+      for (const status of ['401', '403']) if (op.responses[status] && op.operationId !== 'receiveWebhook') assert.ok(headersOf(op.responses[status])['WWW-Authenticate']?.required, `${op.operationId} ${status}`);
+    }
+    for (const response of [doc.paths['/characters'].post.responses['201'], doc.paths['/characters/{id}'].patch.responses['422']]) {
+      assert.equal(headersOf(response)['Idempotent-Replayed'].required, false);
+    }
+    assert.equal(doc.paths['/api-keys'].post.responses['201'].headers['Idempotent-Replayed'], undefined, 'a secret is never replayed');
+  });
+
+  it('documents the OAuth endpoints as OAuth: form bodies, RFC 6749 JSON errors, and the JWK Set media type', () => {
+    for (const path of ['/oauth/token', '/oauth/introspect', '/oauth/revoke']) {
+      const op = doc.paths[path].post;
+      assert.deepEqual(Object.keys(op.requestBody.content), ['application/x-www-form-urlencoded']);
+      for (const status of ['400', '401']) assert.equal(op.responses[status].content['application/json'].schema.$ref, '#/components/schemas/OAuthError');
+    }
+    assert.deepEqual(doc.components.schemas.OAuthError.required, ['error']);
+    assert.deepEqual(Object.keys(doc.paths['/.well-known/jwks.json'].get.responses['200'].content), ['application/jwk-set+json']);
+    assert.deepEqual(Object.keys(doc.paths['/webhooks/{source}'].post.responses['200'].content), ['application/json', 'text/xml']);
+    assert.deepEqual(doc.paths['/webhooks/{source}'].parameters[0].schema.enum, ['mail', 'sms']);
+    const writes = operations.filter(([m, op]) => ['post', 'put', 'patch'].includes(m) && op.operationId !== 'createWebhookAttempt');
+    for (const [, op] of writes) assert.ok(op.requestBody?.required, `${op.operationId} documents its body`);
+  });
+});
