@@ -109,6 +109,7 @@ function credentialOperations(c: Credential): Record<string, (ctx: SchemaContext
         },
       },
       problems: ['malformed-json', 'malformed-body', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable'],
+      problemHeaders: { 415: { 'Accept-Post': header(ctx, 'accept-post') } },
       tag: c.tag,
     }),
     read: (ctx) => ({

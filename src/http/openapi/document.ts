@@ -18,7 +18,7 @@ export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', 
 const INFO_DESCRIPTION = `A resource API served by Restwell.
 
 - **Representations**: \`application/json\` and \`application/hal+json\` get the same HAL body (\`_links\`, \`_embedded\`); \`text/html\` gets a browsable page.
-- **Conditional requests**: every record has a strong \`ETag\`; \`If-None-Match\` gives 304 on reads, \`If-Match\` gives 412 on writes when the record changed.
+- **Conditional requests**: every representation of a record has its own strong \`ETag\`, and every record a \`Last-Modified\`; \`If-None-Match\` / \`If-Modified-Since\` give 304 on reads, \`If-Match\` / \`If-Unmodified-Since\` give 412 when the record changed.
 - **Methods**: every \`GET\` also answers \`HEAD\`; every path answers \`OPTIONS\` with \`Allow\`; any other method on a known path is 405 with \`Allow\`, a path that does not exist is 404, and a method the server does not know is 501 (all problems).
 - **Errors**: RFC 9457 \`application/problem+json\`; each \`type\` is a page under \`/problems/{code}\`. The OAuth endpoints answer errors in RFC 6749 JSON, as OAuth clients expect.
 - **Before any route**: a request the HTTP parser cannot read is 400 \`malformed-request\`, one that arrives too slowly 408 \`request-timeout\`, one whose headers are too large 431 \`headers-too-large\`, and a connection beyond the per-client cap 429 \`too-many-connections\`; each is a problem, and the connection is then closed.
@@ -38,8 +38,11 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   const metering = resolveAuthSettings(config).rateLimit !== undefined;
   const paths: Record<string, Json> = {};
   const tags = new Map<string, string>();
+  // Paths whose POST takes a body of known types, which OPTIONS advertises in Accept-Post.
+  const acceptPost = new Set<string>();
   for (const route of routes) {
     const path = openApiPath(route.path);
+    if (route.method === 'POST' && !route.rawBody) acceptPost.add(path);
     const doc = operationDoc(route, ctx);
     const auth = operationSecurity(route);
     const metered = metering && auth.guarded;
@@ -64,7 +67,7 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     };
   }
   addHeadOperations(paths);
-  addOptionsOperations(paths, ctx);
+  addOptionsOperations(paths, ctx, acceptPost);
   for (const item of Object.values(paths)) if (!(item.parameters as Json[]).length) delete item.parameters;
   const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
   return {
@@ -140,8 +143,8 @@ function addHeadOperations(paths: Record<string, Json>): void {
   }
 }
 
-/** OPTIONS on every path: 204 with Allow (and Accept-Patch where PATCH is allowed), as the server answers. */
-function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext): void {
+/** OPTIONS on every path: 204 with Allow, Accept-Patch where PATCH is allowed and Accept-Post where POST takes a body, as the server answers. */
+function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext, acceptPost: Set<string>): void {
   const used = new Set<string>();
   for (const [path, item] of Object.entries(paths)) {
     const methods = Object.keys(item).filter((k) => k !== 'parameters' && k !== 'head').map((m) => m.toUpperCase());
@@ -154,13 +157,17 @@ function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext): 
     item.options = {
       operationId,
       summary: `Methods allowed on ${path}`,
-      description: `204 with Allow: ${allow.join(', ')}${methods.includes('PATCH') ? `, and Accept-Patch: ${PATCH_TYPES.join(', ')}` : ''}.`,
+      description: `204 with Allow: ${allow.join(', ')}${methods.includes('PATCH') ? `; Accept-Patch: ${PATCH_TYPES.join(', ')}` : ''}${acceptPost.has(path) ? '; Accept-Post: the body types POST takes' : ''}.`,
       tags: tag,
       security: [],
       responses: {
         '204': {
           description: 'The allowed methods',
-          headers: { Allow: header(ctx, 'allow'), ...(methods.includes('PATCH') ? { 'Accept-Patch': header(ctx, 'accept-patch') } : {}) },
+          headers: {
+            Allow: header(ctx, 'allow'),
+            ...(methods.includes('PATCH') ? { 'Accept-Patch': header(ctx, 'accept-patch') } : {}),
+            ...(acceptPost.has(path) ? { 'Accept-Post': header(ctx, 'accept-post') } : {}),
+          },
         },
       },
     };

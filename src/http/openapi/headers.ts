@@ -1,3 +1,4 @@
+import { JSON_BODY_TYPES } from '../body-types.js';
 import { PATCH_TYPES } from '../resources/patch.js';
 import type { Json } from './components.js';
 import type { SchemaContext } from './schemas.js';
@@ -6,16 +7,22 @@ import type { SchemaContext } from './schemas.js';
 const RESPONSE_HEADERS: Record<string, { name: string; doc: Json }> = {
   etag: {
     name: 'ETag',
-    doc: { description: 'Strong entity tag of the representation (changes on every write); send it in If-Match / If-None-Match', schema: { type: 'string', pattern: '^(W/)?".*"$' } },
+    doc: {
+      description: 'Strong entity tag of this representation (JSON, HAL and HTML each have their own; all change on every write); send it in If-Match / If-None-Match',
+      schema: { type: 'string', pattern: '^(W/)?".*"$' },
+    },
   },
   location: { name: 'Location', doc: { description: 'Path of the record', schema: { type: 'string', format: 'uri-reference' } } },
-  'last-modified': { name: 'LastModified', doc: { description: 'When the record last changed (HTTP date)', schema: { type: 'string' } } },
+  'last-modified': { name: 'LastModified', doc: { description: 'When the record last changed (HTTP date); send it in If-Modified-Since / If-Unmodified-Since', schema: { type: 'string' } } },
+  vary: { name: 'Vary', doc: { description: 'The request headers the answer depends on: Accept (the representation), and Authorization where access depends on the caller', schema: { type: 'string' } } },
   link: {
     name: 'Link',
     doc: { description: 'RFC 8288 links to the first, next and prev pages, e.g. `</characters?cursor=…>; rel="next"`', schema: { type: 'string' } },
   },
   allow: { name: 'Allow', doc: { description: 'The methods this path supports', schema: { type: 'string' } } },
-  'accept-patch': { name: 'AcceptPatch', doc: { description: 'The patch formats PATCH accepts', schema: { type: 'string', example: PATCH_TYPES.join(', ') } } },
+  'accept-patch': { name: 'AcceptPatch', doc: { description: 'The patch formats PATCH accepts (RFC 5789)', schema: { type: 'string', example: PATCH_TYPES.join(', ') } } },
+  'accept-post': { name: 'AcceptPost', doc: { description: 'The body types POST accepts (W3C LDP §7.1)', schema: { type: 'string', example: JSON_BODY_TYPES.join(', ') } } },
+  accept: { name: 'Accept', doc: { description: 'On a 415 of PUT: the body types PUT accepts (RFC 9110 §12.5.1)', schema: { type: 'string', example: JSON_BODY_TYPES.join(', ') } } },
   'idempotent-replayed': {
     name: 'IdempotentReplayed',
     doc: { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
@@ -64,9 +71,23 @@ const REQUEST_HEADERS: Record<string, { name: string; doc: Json }> = {
     doc: {
       name: 'If-Match',
       in: 'header',
-      description: 'Apply the change only if the record still has this ETag (or exists, for `*`); otherwise 412. Protects against lost updates.',
+      description:
+        'Only if the record still has this ETag (or exists, for `*`); otherwise 412. Protects against lost updates. ' +
+        'Compared with the ETag of the representation this request\'s Accept selects.',
       schema: { type: 'string' },
     },
+  },
+  'if-unmodified-since': {
+    name: 'IfUnmodifiedSince',
+    doc: { name: 'If-Unmodified-Since', in: 'header', description: 'Only if the record has not changed since this HTTP date; otherwise 412. Ignored when If-Match is sent.', schema: { type: 'string' } },
+  },
+  'if-none-match': {
+    name: 'IfNoneMatch',
+    doc: { name: 'If-None-Match', in: 'header', description: 'ETags you hold: 304 Not Modified when one is current', schema: { type: 'string' } },
+  },
+  'if-modified-since': {
+    name: 'IfModifiedSince',
+    doc: { name: 'If-Modified-Since', in: 'header', description: '304 Not Modified when the record has not changed since this HTTP date. Ignored when If-None-Match is sent.', schema: { type: 'string' } },
   },
   'idempotency-key': {
     name: 'IdempotencyKey',

@@ -1,11 +1,10 @@
 import { PROBLEMS } from '../problems.js';
 import type { Json } from './components.js';
-import { header } from './headers.js';
+import { header, headerParameter } from './headers.js';
 import type { DocRoute, OperationDoc } from './operation-doc.js';
 import { representations } from './record-operations.js';
 import { linksSchema, type SchemaContext } from './schemas.js';
 
-const ifNoneMatch = { name: 'If-None-Match', in: 'header', description: 'The ETag you hold; 304 when it is current', schema: { type: 'string' } };
 const notModified = (ctx: SchemaContext) => ({ description: 'Not Modified: your copy is current', headers: { ETag: header(ctx, 'etag') } });
 const html = (description: string) => ({ 'text/html': { schema: { type: 'string', description } } });
 
@@ -47,7 +46,7 @@ const META: Record<string, (ctx: SchemaContext) => Omit<OperationDoc, 'tag'>> = 
   }),
   getOpenApi: (ctx) => ({
     description: 'This document: every route, parameter, body, response and header of the API, generated from the configuration.',
-    parameters: [ifNoneMatch],
+    parameters: [headerParameter(ctx, 'if-none-match')],
     responses: {
       '200': { description: 'The OpenAPI 3.1 document', headers: { ETag: header(ctx, 'etag') }, content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } } },
       '304': notModified(ctx),
@@ -56,7 +55,7 @@ const META: Record<string, (ctx: SchemaContext) => Omit<OperationDoc, 'tag'>> = 
   }),
   getDocs: (ctx) => ({
     description: 'This document rendered as one readable HTML page: every operation with its parameters, bodies and responses.',
-    parameters: [ifNoneMatch],
+    parameters: [headerParameter(ctx, 'if-none-match')],
     responses: { '200': { description: 'The documentation page', headers: { ETag: header(ctx, 'etag') }, content: html('The API documentation') }, '304': notModified(ctx) },
     problems: [],
   }),

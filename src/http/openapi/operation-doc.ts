@@ -10,7 +10,7 @@ import type { SchemaContext } from './schemas.js';
 import { WEBHOOK_OPERATIONS } from './webhook-operations.js';
 
 /** A route as the generator needs it: the table's row without its handler; `kind` may be one it does not know yet. */
-export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource' | 'access' | 'secretResponse'> & { kind: string };
+export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource' | 'access' | 'secretResponse' | 'rawBody'> & { kind: string };
 
 /** Operations documented by their operationId: the routes of the auth and webhook modules. */
 const BY_OPERATION_ID: Record<string, (ctx: SchemaContext) => OperationDoc> = { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS, ...WEBHOOK_OPERATIONS };

@@ -15,13 +15,17 @@ export function representations(schema: Json): Json {
   };
 }
 
+/** The headers of every answer that carries a record (and of a 304 standing for one). */
+const recordHeaders = (ctx: SchemaContext) => ({ ETag: header(ctx, 'etag'), 'Last-Modified': header(ctx, 'last-modified'), Vary: header(ctx, 'vary') });
+
 function recordResponse(r: ResourceDefinition, ctx: SchemaContext, description: string, headers: Record<string, unknown>): Json {
-  return {
-    description,
-    headers: { ETag: header(ctx, 'etag'), 'Last-Modified': header(ctx, 'last-modified'), ...headers },
-    content: representations(recordSchema(r, ctx)),
-  };
+  return { description, headers: { ...recordHeaders(ctx), ...headers }, content: representations(recordSchema(r, ctx)) };
 }
+
+/** A 415 names the body types the method takes, each method in its own header. */
+const unsupported = (ctx: SchemaContext, name: 'Accept-Post' | 'Accept' | 'Accept-Patch') => ({
+  415: { [name]: header(ctx, name.toLowerCase() as 'accept-post' | 'accept' | 'accept-patch') },
+});
 
 function jsonBody(r: ResourceDefinition, ctx: SchemaContext, description: string): Json {
   const schema = inputSchema(r, ctx);
@@ -46,15 +50,18 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     requestBody: jsonBody(r, ctx, `The new ${r.name} record`),
     responses: { '201': recordResponse(r, ctx, 'Created; Location is the new record', created(ctx)) },
     problems: ['malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable'],
+    problemHeaders: unsupported(ctx, 'Accept-Post'),
   }),
   read: (r, ctx) => ({
-    description: `One ${r.name} record with its ETag. Send If-None-Match with an ETag you hold to get 304 when it has not changed. HEAD returns the same headers without a body.`,
-    parameters: [{ name: 'If-None-Match', in: 'header', description: 'ETags you hold; 304 Not Modified when one is current', schema: { type: 'string' } }],
+    description:
+      `One ${r.name} record with its ETag and Last-Modified. Send If-None-Match with an ETag you hold (or If-Modified-Since) to get 304 when it has not changed; ` +
+      'If-Match or If-Unmodified-Since make it 412 when it has. HEAD returns the same headers without a body.',
+    parameters: [headerParameter(ctx, 'if-none-match'), headerParameter(ctx, 'if-modified-since'), headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
     responses: {
       '200': recordResponse(r, ctx, `The ${r.name} record`, {}),
-      '304': { description: 'Not Modified: your copy (If-None-Match) is current', headers: { ETag: header(ctx, 'etag') } },
+      '304': { description: 'Not Modified: your copy is current (the headers of the 200 it stands for, no body)', headers: recordHeaders(ctx) },
     },
-    problems: ['not-found', 'unavailable'],
+    problems: ['not-found', 'precondition-failed', 'unavailable'],
   }),
   replace: (r, ctx) => ({
     description:
@@ -62,6 +69,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       'Send If-Match with the ETag you read to avoid overwriting a change you have not seen; If-None-Match: * makes it create-only.',
     parameters: [
       headerParameter(ctx, 'if-match'),
+      headerParameter(ctx, 'if-unmodified-since'),
       { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 if the record already exists', schema: { type: 'string' } },
     ],
     requestBody: jsonBody(r, ctx, `The complete ${r.name} record`),
@@ -70,12 +78,13 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       '201': recordResponse(r, ctx, 'Created at this id', created(ctx)),
     },
     problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable', ...conditional(r)],
+    problemHeaders: unsupported(ctx, 'Accept'),
   }),
   patch: (r, ctx) => ({
     description:
       `Changes part of a ${r.name} record, atomically: a JSON Merge Patch (RFC 7396) or a JSON Patch (RFC 6902), chosen by Content-Type. ` +
       'The result is validated like a PUT body. Any other Content-Type is 415 with Accept-Patch.',
-    parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'idempotency-key')],
+    parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since'), headerParameter(ctx, 'idempotency-key')],
     requestBody: {
       required: true,
       description: 'The patch',
@@ -86,11 +95,11 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
       'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
     ],
-    problemHeaders: { 415: { 'Accept-Patch': header(ctx, 'accept-patch') } },
+    problemHeaders: unsupported(ctx, 'Accept-Patch'),
   }),
   delete: (r, ctx) => ({
     description: `Deletes a ${r.name} record; deleting it again is 404. If-Match makes the delete conditional on the ETag you read.`,
-    parameters: [headerParameter(ctx, 'if-match')],
+    parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
     responses: { '204': { description: 'Deleted' } },
     problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable', ...conditional(r)],
   }),
