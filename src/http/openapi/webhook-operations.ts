@@ -22,11 +22,21 @@ function sourceList(ctx: SchemaContext): string {
   return sourcesOf(ctx).map(([name, s]) => `\`${name}\` (${s.provider})`).join(', ') || 'none configured';
 }
 
+/** The source checks HTTP Basic credentials, so its 401 carries a Basic challenge. */
+function verifiesWithBasic(source: WebhookSourceConfig): boolean {
+  try {
+    return schemeFor(source.provider as ProviderName, source.verify as VerifyConfig) === 'basic';
+  } catch {
+    // A verify config the server would refuse at start-up: nothing to document about it.
+    return false;
+  }
+}
+
 /** `POST /webhooks/{source}`: what each configured provider posts and what it is answered. */
 function receive(ctx: SchemaContext): OperationDoc {
   const used = providers(ctx);
   const types = [...new Set([...used].flatMap((p) => CONTENT_TYPES[p] ?? []))];
-  const basic = sourcesOf(ctx).some(([, s]) => { try { return schemeFor(s.provider as ProviderName, s.verify as VerifyConfig) === 'basic'; } catch { return false; } });
+  const basic = sourcesOf(ctx).some(([, s]) => verifiesWithBasic(s));
   const content: Json = {};
   if ([...used].some((p) => p !== 'twilio')) {
     content['application/json'] = {
