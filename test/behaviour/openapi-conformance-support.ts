@@ -115,20 +115,24 @@ export class ConformanceChecker {
   }
 
   /**
-   * A request no operation matches: a known path with another method must be 405 with an Allow
-   * header naming exactly the documented methods; anything else is a 404 or a 501; all problems.
+   * A request no operation matches: a method the server implements nowhere is 501; a known path
+   * with another method must be 405 with an Allow header naming exactly the documented methods;
+   * any other path is 404; all of them problems.
    */
   private checkUnrouted(ex: Exchange, at: string): string[] {
     const path = ex.url.split('?')[0]!;
     const item = METHODS.map((method) => this.api.router.matchOperation({ method, path, headers: {} }) as Json | undefined).find(Boolean);
     const out: string[] = [];
-    if (item) {
+    if (ex.status === 501) {
+      // A method the server implements nowhere (RFC 9110 §15.6.2), whatever the path.
+      if (METHODS.includes(ex.method.toLowerCase()) && ex.method !== 'TRACE') out.push(`${at}: ${ex.method} is a method the document uses, so it cannot be 501`);
+    } else if (item) {
       const documented = Object.keys(this.doc.paths[item.path]).filter((m) => METHODS.includes(m)).map((m) => m.toUpperCase()).sort();
       const allow = String(ex.headers.allow ?? '').split(/,\s*/).filter(Boolean).sort();
       if (ex.status !== 405) out.push(`${at}: ${ex.method} is not documented on ${item.path}, so it must be 405`);
       if (allow.join() !== documented.join()) out.push(`${at}: Allow is "${allow.join(', ')}" but the document has ${documented.join(', ')}`);
-    } else if (ex.status !== 404 && ex.status !== 501) {
-      out.push(`${at}: no documented path matches, so it must be 404 (or 501 for an unknown method)`);
+    } else if (ex.status !== 404) {
+      out.push(`${at}: no documented path matches, so it must be 404`);
     }
     if (mediaType(ex.headers['content-type']) !== 'application/problem+json') out.push(`${at}: not a problem+json answer`);
     else if (!this.problem(JSON.parse(ex.body))) out.push(`${at}: the body is not a Problem`);
