@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Agent, fetch, type Response } from 'undici';
 import { engines } from '../../src/test-support/engines.js';
 import { configFile, startServe } from '../support-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // No unique field: a duplicate would be stored, not refused, so counting records finds it.
 const CONFIG = { resources: { items: { fields: { name: { type: 'string', required: true } } } }, auth: { rateLimit: false } };
+
+/** Requests beyond these connections queue in the client (the server caps connections per client). */
+const dispatcher = new Agent({ connections: 64 });
 
 for (const engine of engines) {
   test(`kill -9 at random moments during POSTs with Idempotency-Keys: every retried key ends with exactly one record (${engine.name})`, { timeout: 300_000 }, async () => {
@@ -21,7 +25,7 @@ for (const engine of engines) {
       let res: Response;
       let text: string;
       try {
-        res = await fetch(`${base}/items`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ name: key }) });
+        res = await fetch(`${base}/items`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ name: key }), dispatcher });
         text = await res.text();
       } catch {
         return; // the server was killed: the response is lost, the key stays pending
@@ -31,7 +35,7 @@ for (const engine of engines) {
         unexpected.push(`${key}: ${res.status} ${text}`);
         return;
       }
-      const id = JSON.parse(text).id;
+      const id: number = JSON.parse(text).id;
       assert.equal(answered.get(key) ?? id, id, `${key} was answered with two different records`);
       answered.set(key, id);
       pending.delete(key);
@@ -57,11 +61,11 @@ for (const engine of engines) {
       assert.deepEqual(unexpected, []);
       assert.equal(answered.size, next);
       for (const [key, id] of answered) {
-        const list = await (await fetch(`${server.url}/items?name=${key}`)).json();
+        const list = (await (await fetch(`${server.url}/items?name=${key}`)).json()) as { count: number };
         assert.equal(list.count, 1, `${key} is stored ${list.count} times`);
-        assert.equal((await (await fetch(`${server.url}/items/${id}`)).json()).name, key);
+        assert.equal(((await (await fetch(`${server.url}/items/${id}`)).json()) as { name: string }).name, key);
       }
-      assert.equal((await (await fetch(`${server.url}/items?limit=1&total=true`)).json()).total, next, 'no record without a key of its own');
+      assert.equal(((await (await fetch(`${server.url}/items?limit=1&total=true`)).json()) as { total: number }).total, next, 'no record without a key of its own');
     } finally {
       await server.stop();
     }
