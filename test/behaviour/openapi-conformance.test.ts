@@ -7,7 +7,7 @@ import type { RestwellServer } from '../../src/server.js';
 import { sqlitePath } from '../../src/store/sqlite/sqlite-store.js';
 import { engines } from '../../src/test-support/test-server.js';
 import { sampleRequest } from '../../src/webhooks/inbound/sample-request.js';
-import { ConformanceChecker, type Exchange } from './openapi-conformance-support.js';
+import { ConformanceChecker, type Exchange } from '../../src/test-support/openapi-conformance.js';
 import { eventually, listening } from './webhooks-support.js';
 
 /**
@@ -39,7 +39,8 @@ for (const engine of engines) {
       const headers = { ...(options.type ? { 'content-type': options.type } : {}), ...options.headers };
       const res = await request(base + url, { method: method as any, headers, body: options.body });
       const body = await res.body.text();
-      const ex: Exchange = { method, url, requestType: options.body === undefined ? undefined : headers['content-type'], status: res.statusCode, headers: res.headers, body };
+      const sent = options.body === undefined ? {} : { requestType: headers['content-type'], requestBody: options.body.toString() };
+      const ex: Exchange = { method, url, ...sent, status: res.statusCode, headers: res.headers, body };
       exchanges.push(ex);
       return { ...ex, json: () => JSON.parse(body) };
     }
@@ -222,7 +223,13 @@ for (const engine of engines) {
       const checker = await ConformanceChecker.create((await call('GET', '/openapi.json')).json());
       const root = await call('GET', '/');
       const problem = await call('GET', '/characters/999999');
+      const admin = bearer((await server.app.restwell.auth.apiKeys.create({ name: 'checker', scopes: ['*'] })).key);
+      const created = await send('POST', '/characters', { name: 'Ned' }, admin);
+      assert.deepEqual(await checker.check(created), []);
       const lies: Exchange[] = [
+        { ...created, requestBody: '{"name": 5}' },
+        { ...created, requestType: 'text/plain' },
+        { ...created, headers: { ...created.headers, location: undefined } },
         { ...root, status: 418 },
         { ...root, headers: { ...root.headers, 'content-type': 'application/xml' } },
         { ...root, body: '{"name": 1}' },

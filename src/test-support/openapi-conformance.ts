@@ -13,7 +13,9 @@ export interface Exchange {
   method: string;
   /** Path and query, as sent. */
   url: string;
+  /** Content-Type and body of the request, when it had one. */
   requestType?: string;
+  requestBody?: string;
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
@@ -68,18 +70,19 @@ export class ConformanceChecker {
     private readonly doc: Json,
     private readonly api: InstanceType<typeof OpenAPIBackend>,
     private readonly requiredHeaders: InstanceType<typeof OpenAPIBackend>,
-    private readonly problem: (body: unknown) => boolean,
+    private readonly ajv: Ajv2020,
   ) {}
 
   /** A checker for `doc` (the document as the server serves it). */
   static async create(doc: Json): Promise<ConformanceChecker> {
-    const api = await backend(structuredClone(doc));
+    // As it travels: a built document may share objects between places, which the dereferencer mishandles.
+    const api = await backend(JSON.parse(JSON.stringify(doc)));
     const definition = api.definition as Json;
     const requiredOnly = view(definition, (r) => ({ ...r, headers: Object.fromEntries(Object.entries<Json>(r.headers ?? {}).filter(([, h]) => h.required)) }));
     const ajv = ajv2020(undefined, {});
+    // Request bodies are checked by JSON Pointer into the document as served, $refs and all.
     ajv.addSchema(doc, 'openapi.json');
-    const problem = ajv.getSchema('openapi.json#/components/schemas/Problem')!;
-    return new ConformanceChecker(definition, api, await backend(requiredOnly), (body) => problem(body) as boolean);
+    return new ConformanceChecker(definition, api, await backend(requiredOnly), ajv);
   }
 
   /** The violations of one exchange; empty when the document tells the truth about it. */
@@ -92,7 +95,7 @@ export class ConformanceChecker {
     const status = String(ex.status);
     const response = op.responses[status] ?? op.responses[`${status[0]}XX`] ?? op.responses.default;
     if (!response) return [`${at}: status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`];
-    const out: string[] = [];
+    const out = this.checkAcceptedRequest(ex, op, at);
     const headerErrors = (api: InstanceType<typeof OpenAPIBackend>, setMatchType: string) =>
       api.validator.validateResponseHeaders(ex.headers, op.operationId, { statusCode: ex.status, setMatchType: setMatchType as any }).errors ?? [];
     for (const e of headerErrors(this.api, 'any')) out.push(`${at}: header ${e.instancePath} ${e.message}`);
@@ -107,11 +110,21 @@ export class ConformanceChecker {
     const body = type.endsWith('json') ? JSON.parse(ex.body) : ex.body;
     const api = await this.forMediaType(type);
     for (const e of api.validator.validateResponse(body, op.operationId, ex.status).errors ?? []) out.push(`${at}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
-    if (ex.requestType && ex.status < 300 && op.requestBody && !op.requestBody.content[mediaType(ex.requestType)]) {
-      out.push(`${at}: request Content-Type ${ex.requestType} was accepted but is not documented`);
-    }
-    if (ex.requestType && ex.status < 300 && !op.requestBody) out.push(`${at}: a request body was accepted but the operation documents none`);
     return out;
+  }
+
+  /** A request body the server accepted (2xx) must be one the operation documents: its media type and schema. */
+  private checkAcceptedRequest(ex: Exchange, op: Json, at: string): string[] {
+    if (ex.requestBody === undefined || ex.status >= 300) return [];
+    if (!op.requestBody) return [`${at}: a request body was accepted but the operation documents none`];
+    const type = mediaType(ex.requestType);
+    const documented = op.requestBody.content[type];
+    if (!documented) return [`${at}: request Content-Type ${type} was accepted but is not documented`];
+    const body = type.endsWith('json') ? JSON.parse(ex.requestBody) : type === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(ex.requestBody)) : undefined;
+    if (body === undefined || !documented.schema) return [];
+    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', type, 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const validate = this.ajv.getSchema(`openapi.json#/${pointer}`)!;
+    return validate(body) ? [] : [`${at}: the accepted request body does not match the documented ${type} schema: ${this.ajv.errorsText(validate.errors)}`];
   }
 
   /**
@@ -135,7 +148,7 @@ export class ConformanceChecker {
       out.push(`${at}: no documented path matches, so it must be 404`);
     }
     if (mediaType(ex.headers['content-type']) !== 'application/problem+json') out.push(`${at}: not a problem+json answer`);
-    else if (!this.problem(JSON.parse(ex.body))) out.push(`${at}: the body is not a Problem`);
+    else if (!this.ajv.validate(this.doc.components.schemas.Problem, JSON.parse(ex.body))) out.push(`${at}: the body is not a Problem`);
     return out;
   }
 
