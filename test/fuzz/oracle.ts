@@ -1,0 +1,43 @@
+import { KNOWN_METHODS } from '../../src/http/errors.js';
+import type { FuzzRequest } from './fuzz-request.js';
+import type { Outcome } from './transport.js';
+
+/** What is wrong with one answer, or undefined when it is acceptable. */
+export interface Violation {
+  kind: '5xx' | 'no-response' | 'error-format';
+  detail: string;
+}
+
+const MAX_HEADER_BYTES = 16 * 1024;
+const headSize = (req: FuzzRequest) => req.path.length + Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0);
+
+// The OAuth endpoints answer errors in RFC 6749 §5.2 JSON, which is what OAuth clients parse.
+const OAUTH_ENDPOINT = /^\/oauth\/(token|introspect|revoke)(\?|$)/;
+
+/**
+ * The rules every answer must keep: no 5xx (501 for a method token the server does not implement
+ * is RFC 9110's answer, not a failure), an answer to every complete request, and every error an
+ * RFC 9457 problem (or the documented OAuth JSON error) whose `status` matches the response.
+ */
+export function judge(req: FuzzRequest, outcome: Outcome): Violation | undefined {
+  if (outcome.kind === 'no-response') {
+    if (req.mayGoUnanswered || outcome.error.startsWith('client refused')) return undefined;
+    // Past Node's header limit the server answers 431 and closes while the client is still writing.
+    if (/EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(outcome.error) && headSize(req) > MAX_HEADER_BYTES) return undefined;
+    return { kind: 'no-response', detail: outcome.error };
+  }
+  const { status, headers, body } = outcome;
+  if (status >= 500 && !(status === 501 && !KNOWN_METHODS.has(req.method))) return { kind: '5xx', detail: `${status} ${body.toString('utf8').slice(0, 300)}` };
+  if (status < 400 || req.method === 'HEAD') return undefined;
+  const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  let parsed: any;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { kind: 'error-format', detail: `${status} with a body that is not JSON (${type || 'no content-type'}): ${body.toString('utf8').slice(0, 200)}` };
+  }
+  if (OAUTH_ENDPOINT.test(req.path) && type === 'application/json' && typeof parsed?.error === 'string') return undefined;
+  if (type !== 'application/problem+json') return { kind: 'error-format', detail: `${status} as ${type || 'no content-type'}, not application/problem+json` };
+  if (parsed?.status !== status || typeof parsed.title !== 'string' || typeof parsed.type !== 'string') return { kind: 'error-format', detail: `${status} problem body lacks a matching status/title/type: ${body.toString('utf8').slice(0, 200)}` };
+  return undefined;
+}
