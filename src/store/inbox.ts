@@ -74,6 +74,11 @@ export function newDeliveryId(): string {
   return `whd_${uuidv7().replaceAll('-', '')}`;
 }
 
+/** True when `id` has the shape of a delivery id (a NUL, say, would otherwise reach PostgreSQL and fail there). */
+export function isDeliveryId(id: string): boolean {
+  return /^whd_[0-9a-f]{32}$/.test(id);
+}
+
 /** The attempt log after appending one entry, trimmed to {@link ATTEMPT_LOG_MAX}. */
 export function appendAttempt(log: DeliveryAttempt[], entry: DeliveryAttempt): DeliveryAttempt[] {
   const next = [...log, entry];

@@ -31,6 +31,11 @@ export function newEventId(): string {
   return `evt_${uuidv7().replaceAll('-', '')}`;
 }
 
+/** True when `id` has the shape of an event id: anything else names no event, and is not worth a query. */
+export function isEventId(id: string): boolean {
+  return /^evt_[0-9a-f]{32}$/.test(id);
+}
+
 /** Maps a table row to a StoredRecord. */
 export function rowToRecord(resource: ResourceDefinition, row: Record<string, any>, codec: Codec): StoredRecord {
   const data: Record<string, unknown> = {};

@@ -27,6 +27,16 @@ for (const engine of engines) {
     });
     after(() => server.close());
 
+    test('an id that cannot be an event id is 404 before any query (a NUL used to be a 500 on PostgreSQL)', async () => {
+      for (const id of ['%00', 'evt_%00', 'x']) {
+        const res = await inject({ method: 'GET', url: `/events/${id}` });
+        assert.equal(res.statusCode, 404, id);
+        assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+      }
+      const admin = await bearer(server);
+      for (const id of ['%00', 'whd_%00']) assert.equal((await inject({ method: 'GET', url: `/webhooks/mail/events/${id}`, headers: admin })).statusCode, 404, id);
+    });
+
     test('one event per change, in order, carrying the representation; none for rejected requests', async () => {
       const c = (await inject({ method: 'POST', url: '/characters', headers: json, payload: { name: 'Homer' } })).json();
       await inject({ method: 'POST', url: '/characters', headers: json, payload: { name: 'Homer' } }); // 409

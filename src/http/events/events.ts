@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Link } from '../hal.js';
 import { sendRepresentation } from '../respond.js';
 import { parseLogPage, sendLogPage } from '../log-page.js';
+import { isEventId } from '../../store/records.js';
 
 /** The HAL representation of one event, linking to the record it is about. */
 export function halEvent(e: EventRecord): Record<string, unknown> {
@@ -32,7 +33,7 @@ export function listEvents(ctx: AppContext) {
 export function readEvent(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
-    const event = await ctx.store.getEvent(id, eventVisibility(ctx.resources.values(), request.principal));
+    const event = isEventId(id) ? await ctx.store.getEvent(id, eventVisibility(ctx.resources.values(), request.principal)) : undefined;
     if (!event) throw new NotFoundError(`no event has id ${id}`);
     return sendRepresentation(request, reply, 200, halEvent(event));
   };
