@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RestwellConfig } from '../config/types.js';
 import { handleClientError, KNOWN_METHODS } from './errors.js';
@@ -33,6 +33,7 @@ export function createHttpServer(handler: RequestListener, options: ConnectionOp
   );
   server.on('clientError', (err: Error, socket: Socket) => handleClientError(err, socket, publicUrl));
   server.on('connect', (request: IncomingMessage, socket: Socket) => refuseConnect(request, socket, publicUrl));
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => refuseExpectation(request, response, publicUrl));
   capConnectionsPerClient(server, config.maxConnectionsPerClient, publicUrl);
   return server;
 }
@@ -51,6 +52,12 @@ function withHost(handler: RequestListener, publicUrl: string | undefined): Requ
     const body = rawProblemBody('malformed-request', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)', rawProblemOrigin(request.socket, publicUrl, request.url));
     response.writeHead(400, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
   };
+}
+
+/** An Expect other than 100-continue is 417 (RFC 9110 §10.1.1); Node's own 417 has no problem body. */
+function refuseExpectation(request: IncomingMessage, response: ServerResponse, publicUrl: string | undefined): void {
+  const body = rawProblemBody('expectation-failed', `Expect: ${request.headers.expect} is not an expectation this server meets; only 100-continue is`, rawProblemOrigin(request.socket, publicUrl, request.url));
+  response.writeHead(417, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
 }
 
 /** CONNECT asks for a tunnel; this server is not a proxy (without a listener Node drops the socket unanswered). */

@@ -33,6 +33,7 @@ export const PROBLEMS = {
   'precondition-failed': { status: 412, title: 'Precondition failed', description: 'An If-Match or If-None-Match condition does not hold: the record changed (or exists, or does not) since you read it. GET it again and retry.' },
   'body-too-large': { status: 413, title: 'Request body too large', description: 'The request body is larger than the configured limit.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The Content-Type of the body is not accepted here, or names a charset other than UTF-8 (JSON is UTF-8). For PATCH, the Accept-Patch header lists what is.' },
+  'expectation-failed': { status: 417, title: 'Expectation failed', description: 'The Expect header asks for something other than 100-continue, the only expectation HTTP defines (RFC 9110 §10.1.1). Send the request without it.' },
   'validation-failed': { status: 422, title: 'Validation failed', description: 'The body is well-formed but breaks the resource rules, nests deeper than the server allows (`server.maxJsonDepth`), or holds a number too large for a double (such as 1e400); `errors` lists each field (as a JSON Pointer) and what is wrong.' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency-Key reused', description: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.' },
   'precondition-required': { status: 428, title: 'Precondition required', description: 'This resource requires conditional writes: send If-Match with the ETag you last read.' },

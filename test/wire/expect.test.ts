@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, test } from 'node:test';
+import type { RestwellServer } from '../../src/server.js';
+import { testServer } from '../../src/test-support/test-server.js';
+
+let server: RestwellServer;
+let port: number;
+before(async () => {
+  server = await testServer();
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (server.app.server.address() as { port: number }).port;
+});
+after(() => server.close());
+
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let out = '';
+    socket.on('data', (d) => (out += d));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+test('an Expect other than 100-continue is 417 problem+json (found by the fuzz suite: Node answered with no body)', async () => {
+  const res = await raw('GET /characters HTTP/1.1\r\nHost: x\r\nExpect: 999-x\r\nConnection: close\r\n\r\n');
+  assert.match(res, /^HTTP\/1\.1 417 /);
+  assert.match(res, /content-type: application\/problem\+json/i);
+  const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+  assert.equal(body.status, 417);
+  assert.match(body.type, /\/problems\/expectation-failed$/);
+});
