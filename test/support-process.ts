@@ -31,7 +31,11 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    // A server that never comes up is killed (cluster workers exit when their primary goes), so it cannot outlive the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}`));
+    }, 60_000);
     const check = () => {
       const m = /on http:\/\/localhost:(\d+)/.exec(out);
       if (m) {

@@ -12,7 +12,7 @@ export interface SupervisorLog {
  * a worker that dies, and on SIGTERM/SIGINT passes the signal on and exits once all have closed.
  * Workers are stateless; everything shared lives in the database.
  */
-export function superviseWorkers(count: number, log: SupervisorLog, onFirstListening: (port: number) => void): Promise<void> {
+export function superviseWorkers(count: number, log: SupervisorLog, onAllListening: (port: number) => void): Promise<void> {
   let stopping = false;
   let announced = false;
   /** Consecutive early deaths: a worker that cannot start is restarted ever more slowly, not in a tight loop. */
@@ -22,16 +22,20 @@ export function superviseWorkers(count: number, log: SupervisorLog, onFirstListe
   const fork = () => startedAt.set(cluster.fork(), Date.now());
   for (let i = 0; i < count; i++) fork();
 
-  cluster.on('listening', (_worker, address) => {
-    if (announced) return;
+  // Announced once every worker listens: until then one worker's death would leave the port unserved.
+  const listening = new Set<Worker>();
+  cluster.on('listening', (worker, address) => {
+    listening.add(worker);
+    if (announced || listening.size < count) return;
     announced = true;
-    onFirstListening(address.port);
+    onAllListening(address.port);
   });
 
   return new Promise((resolve) => {
     cluster.on('exit', (worker, code, signal) => {
       const lived = Date.now() - (startedAt.get(worker) ?? 0);
       startedAt.delete(worker);
+      listening.delete(worker);
       if (stopping) {
         if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
         return;

@@ -81,3 +81,11 @@ test('server timeouts and the connection cap: defaults, overrides, and headers n
   assert.ok(problemsOf({ server: { requestTimeout: '0s' }, resources: {} }).some((p) => p.startsWith('server.requestTimeout')));
   assert.ok(problemsOf({ server: { maxConnectionsPerClient: 0 }, resources: {} }).some((p) => p.startsWith('server.maxConnectionsPerClient')));
 });
+
+test('durations are bounded so that no lifetime overflows a date', () => {
+  const auth = (tokenTtl: string) => ({ resources: {}, auth: { tokenTtl } });
+  assert.match(problemsOf(auth('99999999d')).join('\n'), /auth\.tokenTtl/);
+  assert.match(problemsOf({ resources: {}, server: { requestTimeout: '0s' } }).join('\n'), /server\.requestTimeout/);
+  assert.equal(resolveConfig(auth('3650d'), { env: {} }).auth.tokenTtl, '3650d');
+  assert.equal(resolveConfig(auth('86400s'), { env: {} }).auth.tokenTtl, '86400s');
+});

@@ -1,10 +1,11 @@
 import { FIELD_TYPES } from './types.js';
+import { durationSchema } from './sizes.js';
 import { webhooksSchema } from './webhooks-schema.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const fieldName = '^[a-zA-Z][a-zA-Z0-9_]{0,62}$';
-const duration = { type: 'string', pattern: '^\\d+\\s*(s|m|h|d)$' };
-const positiveDuration = { type: 'string', pattern: '^0*[1-9]\\d*\\s*(s|m|h|d)$' };
+const duration = durationSchema();
+const positiveDuration = durationSchema(true);
 const rateLimit = {
   type: 'object',
   additionalProperties: false,
@@ -54,7 +55,7 @@ export const configSchema = {
     idempotency: {
       type: 'object',
       additionalProperties: false,
-      properties: { ttl: { description: 'How long an Idempotency-Key is remembered, e.g. 24h', type: 'string', pattern: '^\\d+\\s*(s|m|h|d)$' } },
+      properties: { ttl: { ...duration, description: 'How long an Idempotency-Key is remembered, e.g. 24h' } },
     },
     resources: {
       type: 'object',

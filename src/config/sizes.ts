@@ -15,3 +15,14 @@ export function parseDuration(text: string): number {
   if (!m) throw new Error(`not a duration: ${text}`);
   return Number(m[1]) * SECONDS[m[2]];
 }
+
+/**
+ * The JSON Schema of a duration such as `15m` or `30d`, bounded so that every configured lifetime
+ * stays a valid date when added to now (about a century at most: 9 digits of seconds, 7 of minutes,
+ * 6 of hours, 4 of days). `positive` refuses zero.
+ */
+export function durationSchema(positive = false) {
+  const amount = (digits: number) => (positive ? `0*[1-9]\\d{0,${digits - 1}}` : `\\d{1,${digits}}`);
+  const pattern = `^(${amount(9)}\\s*s|${amount(7)}\\s*m|${amount(6)}\\s*h|${amount(4)}\\s*d)$`;
+  return { type: 'string', pattern };
+}

@@ -1,3 +1,4 @@
+import { durationSchema } from './sizes.js';
 import { PROVIDER_NAMES } from '../webhooks/inbound/providers/provider-name.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
@@ -82,7 +83,7 @@ export const webhooksSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['limit', 'window'],
-            properties: { limit: { type: 'integer', minimum: 1 }, window: { type: 'string', pattern: '^\\d+\\s*(s|m|h|d)$' } },
+            properties: { limit: { type: 'integer', minimum: 1 }, window: durationSchema() },
           },
         },
       },
