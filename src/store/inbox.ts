@@ -74,11 +74,6 @@ export function newDeliveryId(): string {
   return `whd_${uuidv7().replaceAll('-', '')}`;
 }
 
-/** True when `id` has the shape of a delivery id (a NUL, say, would otherwise reach PostgreSQL and fail there). */
-export function isDeliveryId(id: string): boolean {
-  return /^whd_[0-9a-f]{32}$/.test(id);
-}
-
 /** The attempt log after appending one entry, trimmed to {@link ATTEMPT_LOG_MAX}. */
 export function appendAttempt(log: DeliveryAttempt[], entry: DeliveryAttempt): DeliveryAttempt[] {
   const next = [...log, entry];
@@ -96,7 +91,12 @@ export function applyAttempt(current: Delivery, outcome: AttemptOutcome, at: str
   const attempts = current.attempts + 1;
   const hasResult = result.records.length > 0 || result.events.length > 0;
   const entry: DeliveryAttempt = { number: attempts, at, outcome: outcome.status === 'received' ? 'retry' : outcome.status, error: outcome.error, ...(hasResult ? { result: { ...result } } : {}) };
-  return { ...current, status: outcome.status, attempts, nextAttemptAt: outcome.nextAttemptAt, lastError: outcome.error, attemptLog: appendAttempt(current.attemptLog, entry) };
+  return { ...current, status: outcome.status, attempts, nextAttemptAt: outcome.nextAttemptAt, lastError: storableError(outcome.error), attemptLog: appendAttempt(current.attemptLog, entry) };
+}
+
+/** Error text as every engine stores it alike: NUL, which PostgreSQL text cannot hold, is written as `\u0000`. */
+export function storableError(text: string | null): string | null {
+  return text === null ? null : text.replaceAll('\u0000', '\\u0000');
 }
 
 /** Maps an inbox row (every engine keeps JSON as text) to a Delivery. */

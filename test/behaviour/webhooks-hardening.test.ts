@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/server.js';
+import { newDeliveryId } from '../../src/store/inbox.js';
 import { engines, TEST_DEMO_SECRETS, testServer } from '../../src/test-support/test-server.js';
 import { UNVERIFIED_PER_ADDRESS } from '../../src/webhooks/inbound/delivery-limits.js';
 import { signBasicAuth, signMailgun, signStandardWebhooks } from '../../src/webhooks/inbound/verifiers/index.js';
@@ -103,7 +104,7 @@ for (const engine of engines) {
       for (const depth of [MAX_DEPTH + 1, 100_000]) {
         // As if it had been accepted before the limit applied: received, its actions still to run.
         const { delivery } = await server.store.inbox.receive({
-          id: `whd_deep_backlog_${depth}`, source: 'events', eventId: `msg_backlog_${depth}`, receivedAt: new Date().toISOString(), headers: {}, contentType: 'application/json',
+          id: newDeliveryId(), source: 'events', eventId: `msg_backlog_${depth}`, receivedAt: new Date().toISOString(), headers: {}, contentType: 'application/json',
           body: Buffer.from(nested(depth)), verification: { scheme: 'standard-webhooks' }, status: 'received', nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString(),
           lastError: null, response: { status: 200, contentType: 'application/json', body: '{}' },
         });
@@ -144,7 +145,7 @@ for (const engine of engines) {
 
     test('credentials stored before masking are masked when the inbox shows them', async () => {
       const { delivery } = await server.store.inbox.receive({
-        id: 'whd_old_token', source: 'token', eventId: 'old-1', receivedAt: new Date().toISOString(), headers: { 'x-hook-token': TOKEN, 'x-other': 'kept' }, contentType: 'application/json',
+        id: newDeliveryId(), source: 'token', eventId: 'old-1', receivedAt: new Date().toISOString(), headers: { 'x-hook-token': TOKEN, 'x-other': 'kept' }, contentType: 'application/json',
         body: Buffer.from('{}'), verification: { scheme: 'header' }, status: 'processed', nextAttemptAt: null, lastError: null, response: { status: 200, contentType: 'application/json', body: '{}' },
       });
       const shown = (await get(`/webhooks/token/events/${delivery.id}`)).json();

@@ -40,3 +40,11 @@ export function decode(field: FieldDefinition, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   return value;
 }
+
+/**
+ * PostgreSQL text cannot hold NUL (it fails the whole statement), so no stored key contains one: a
+ * lookup by such a key is answered "not found" without a query. SQLite gives the same answer by searching.
+ */
+export function unstorableText(...keys: string[]): boolean {
+  return keys.some((k) => k.includes('\u0000'));
+}

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { unstorableText } from './postgres-codec.js';
 
 /** Stores (or replaces) a document; `expiresAt` (ISO) hides it after that time. */
 export async function put(pool: pg.Pool, kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {
@@ -10,6 +11,7 @@ export async function put(pool: pg.Pool, kind: string, id: string, data: Record<
 
 /** A live document, or undefined. */
 export async function get(pool: pg.Pool, kind: string, id: string): Promise<Record<string, unknown> | undefined> {
+  if (unstorableText(kind, id)) return undefined;
   const { rows } = await pool.query('SELECT data FROM _rw_documents WHERE kind = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > $3)', [kind, id, new Date().toISOString()]);
   return rows[0] ? JSON.parse(rows[0].data) : undefined;
 }
@@ -22,6 +24,7 @@ export async function list(pool: pg.Pool, kind: string): Promise<Array<{ id: str
 
 /** Deletes a document; true when one was there. */
 export async function remove(pool: pg.Pool, kind: string, id: string): Promise<boolean> {
+  if (unstorableText(kind, id)) return false;
   const { rowCount } = await pool.query('DELETE FROM _rw_documents WHERE kind = $1 AND id = $2', [kind, id]);
   return (rowCount ?? 0) > 0;
 }

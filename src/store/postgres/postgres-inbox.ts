@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { applyAttempt, toDelivery, type AttemptOutcome, type Delivery, type DeliveryStatus, type EffectResult, type Inbox, type NewDelivery } from '../inbox.js';
 import { firstGeneration, newEventId } from '../records.js';
-import { PG_TEXT } from './postgres-codec.js';
+import { PG_TEXT, unstorableText } from './postgres-codec.js';
 import { unavailableOr } from './postgres-errors.js';
 import type { Writer } from './postgres-writer.js';
 
@@ -44,11 +44,13 @@ export class PostgresInbox implements Inbox {
   }
 
   async findByEventId(source: string, eventId: string): Promise<Delivery | undefined> {
+    if (unstorableText(source, eventId)) return undefined;
     const { rows } = await this.query('SELECT * FROM _rw_inbox WHERE source = $1 AND event_id = $2', [source, eventId]);
     return rows[0] ? toDelivery(rows[0]) : undefined;
   }
 
   async get(source: string, id: string): Promise<Delivery | undefined> {
+    if (unstorableText(source, id)) return undefined;
     const { rows } = await this.query('SELECT * FROM _rw_inbox WHERE source = $1 AND id = $2', [source, id]);
     return rows[0] ? toDelivery(rows[0]) : undefined;
   }

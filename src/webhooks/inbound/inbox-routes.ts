@@ -4,7 +4,7 @@ import type { AppContext } from '../../http/context.js';
 import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { parseLogPage, sendLogPage } from '../../http/log-page.js';
-import { isDeliveryId, type Delivery, type DeliveryAttempt, type DeliveryStatus } from '../../store/inbox.js';
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../store/inbox.js';
 import { webhookHub } from './hub.js';
 import { keptHeaders } from './kept-headers.js';
 
@@ -43,7 +43,7 @@ function sourceOf(ctx: AppContext, request: FastifyRequest): string {
 async function deliveryOf(ctx: AppContext, request: FastifyRequest): Promise<Delivery> {
   const source = sourceOf(ctx, request);
   const { id } = request.params as { id: string };
-  const d = isDeliveryId(id) ? await ctx.store.inbox.get(source, id) : undefined;
+  const d = await ctx.store.inbox.get(source, id);
   if (!d) throw new NotFoundError(`source ${source} has no delivery ${id}`);
   return d;
 }

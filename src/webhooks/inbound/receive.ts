@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/errors.js';
 import type { AppContext } from '../../http/context.js';
 import { sendProblem } from '../../http/problems.js';
-import { newDeliveryId, type DeliveryStatus, type StoredResponse } from '../../store/inbox.js';
+import { newDeliveryId, storableError, type DeliveryStatus, type StoredResponse } from '../../store/inbox.js';
 import { messageView, valueAt } from './actions/message-view.js';
 import { replyTo } from './actions/reply.js';
 import { recordFromMessage } from './actions/store.js';
@@ -65,7 +65,7 @@ export function receiveWebhook(ctx: AppContext) {
       if (!(err instanceof PayloadError || err instanceof ValidationError)) throw err;
       rejection = err.message;
     }
-    eventId ??= `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+    eventId = eventId === undefined ? `sha256:${sha256(rawBody)}` : storableEventId(eventId);
 
     let response: StoredResponse;
     if (rejection) response = rejectedResponse(request, source.provider, id, rejection);
@@ -88,12 +88,22 @@ export function receiveWebhook(ctx: AppContext) {
       verification: { scheme: source.scheme, ...(verified.timestamp ? { signedAt: new Date(verified.timestamp).toISOString() } : {}) },
       status,
       nextAttemptAt: status === 'received' ? new Date(Date.parse(receivedAt) + ctx.config.webhooks.workerDelayMs).toISOString() : null,
-      lastError: rejection ?? null,
+      lastError: storableError(rejection ?? null),
       response,
     });
     if (stored.created && status === 'received') hub.worker.nudge(stored.delivery);
     return sendStored(reply, stored.delivery.response);
   };
+}
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * An event id taken from a payload is keyed on as is, unless no engine could store it alike
+ * (control characters such as NUL, or over 255 characters): then on its hash, which de-duplicates the same.
+ */
+function storableEventId(id: string): string {
+  return /[\u0000-\u001f\u007f]/.test(id) || id.length > 255 ? `sha256:${sha256(id)}` : id;
 }
 
 /** The provider's event id: a configured header or body path first, else the provider's own. */
