@@ -13,9 +13,10 @@ before(async () => {
 });
 after(() => server.close());
 
+/** Sends raw bytes and returns the whole response (the server closes after answering). */
 function raw(request: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
     let out = '';
     socket.on('data', (d) => (out += d));
     socket.on('close', () => resolve(out));
@@ -23,6 +24,22 @@ function raw(request: string): Promise<string> {
   });
 }
 
+test('a method token no HTTP parser knows is 501 problem+json (Node rejects it before any route)', async () => {
+  const res = await raw('FOO /characters HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.match(res, /^HTTP\/1\.1 501 Not Implemented\r\n/);
+  assert.match(res, /content-type: application\/problem\+json/i);
+  assert.match(res, /\r\nDate: \w{3}, \d\d \w{3} \d{4} /);
+  const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+  assert.equal(body.status, 501);
+  // Absolute like every other problem's type, and naming the request it answers.
+  assert.equal(body.type, `http://127.0.0.1:${port}/problems/not-implemented`);
+  assert.equal(body.instance, '/characters');
+});
+
+test('a known method no route implements is 501; a malformed request line is 400', async () => {
+  assert.match(await raw('PROPFIND /characters HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 501 /);
+  assert.match(await raw('GET /characters HTTP/9.9\r\n\r\n'), /^HTTP\/1\.1 400 /);
+});
 test('an Expect other than 100-continue is 417 problem+json (found by the fuzz suite: Node answered with no body)', async () => {
   const res = await raw('GET /characters HTTP/1.1\r\nHost: x\r\nExpect: 999-x\r\nConnection: close\r\n\r\n');
   assert.match(res, /^HTTP\/1\.1 417 /);
