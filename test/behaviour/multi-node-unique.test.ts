@@ -1,33 +1,25 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
+import { engines } from '../../src/test-support/engines.js';
 import { configFile, startServe, type ServeProcess } from '../support-process.js';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
+// A fresh schema of the test database, dropped when the test process ends.
+const postgres = engines.find((e) => e.name === 'postgres');
 const json = { 'content-type': 'application/json' };
 const CONFIG = { resources: { people: { fields: { name: { type: 'string', required: true, unique: true } } } }, auth: { rateLimit: false } };
 
-describe('clashing unique writes on two nodes sharing PostgreSQL', { skip: pgUrl ? false : 'TEST_DATABASE_URL is not set (multi-node needs PostgreSQL)' }, () => {
-  const schema = `rw_unique_${randomBytes(4).toString('hex')}`;
+describe('clashing unique writes on two nodes sharing PostgreSQL', { skip: postgres ? false : 'TEST_DATABASE_URL is not set (multi-node needs PostgreSQL)' }, () => {
   let nodes: ServeProcess[] = [];
 
   before(async () => {
-    const url = new URL(pgUrl!);
-    url.searchParams.set('schema', schema);
+    const url = new URL(postgres!.freshUrl());
     // A small pool makes starvation certain if a failing write holds one connection while it waits for another.
     url.searchParams.set('pool_max', '3');
     const args = ['--config', configFile(CONFIG), '--db', url.toString()];
     nodes = await Promise.all([startServe(args), startServe(args)]);
   });
 
-  after(async () => {
-    await Promise.all(nodes.map((n) => n?.stop()));
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
+  after(() => Promise.all(nodes.map((n) => n?.stop())));
 
   test('50 POSTs of one unique name: one 201, 49 × 409 problem+json, never 503; a concurrent read is served', async () => {
     const seed = await fetch(`${nodes[0].url}/people`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'seed' }) });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
+import { engines } from '../../src/test-support/engines.js';
 import { apiKeyHeaders, configFile, startServe, type ServeProcess } from '../support-process.js';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
+// A fresh schema of the test database, dropped when the test process ends.
+const postgres = engines.find((e) => e.name === 'postgres');
 const json = { 'content-type': 'application/json' };
 const CONFIG = {
   resources: { counters: { fields: { name: { type: 'string', required: true, unique: true }, log: { type: 'json' } } } },
@@ -23,28 +23,20 @@ async function drainEvents(base: string, url: string, into: any[], auth: Record<
   }
 }
 
-describe('two nodes on one PostgreSQL database', { skip: pgUrl ? false : 'TEST_DATABASE_URL is not set (multi-node needs PostgreSQL)' }, () => {
-  const schema = `rw_multinode_${randomBytes(4).toString('hex')}`;
+describe('two nodes on one PostgreSQL database', { skip: postgres ? false : 'TEST_DATABASE_URL is not set (multi-node needs PostgreSQL)' }, () => {
   let nodes: ServeProcess[] = [];
   let auth: Record<string, string>;
   const node = (i: number) => nodes[i % 2].url;
 
   before(async () => {
-    const url = new URL(pgUrl!);
-    url.searchParams.set('schema', schema);
+    const url = new URL(postgres!.freshUrl());
     const args = ['--config', configFile(CONFIG), '--db', url.toString()];
     // Started together: schema sync must serialise on its advisory lock, not race.
     nodes = await Promise.all([startServe(args), startServe(args)]);
     auth = apiKeyHeaders(args, 'events:read');
   });
 
-  after(async () => {
-    await Promise.all(nodes.map((n) => n?.stop()));
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
+  after(() => Promise.all(nodes.map((n) => n?.stop())));
 
   test('If-Match, Idempotency-Key and the event log hold across nodes', async () => {
     const created = await fetch(`${node(0)}/counters`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'c', log: [] }) });
