@@ -1,5 +1,4 @@
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../resources/list-params.js';
-import { header } from './headers.js';
+import { logPageParameters, logPageResponse } from './log-page-doc.js';
 import type { DocRoute, OperationDoc } from './operation-doc.js';
 import { representations } from './record-operations.js';
 import { linksSchema, type SchemaContext } from './schemas.js';
@@ -50,23 +49,10 @@ export function eventOperation(route: DocRoute, ctx: SchemaContext): OperationDo
         explode: false,
         schema: { type: 'array', items: { type: 'string', minLength: 1 } },
       },
-      { name: 'limit', in: 'query', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-      { name: 'cursor', in: 'query', description: 'Opaque log position from a next link.', schema: { type: 'string' } },
+      ...logPageParameters('Events'),
     ],
     responses: {
-      '200': {
-        description: 'A page of events',
-        headers: { Link: header(ctx, 'link') },
-        content: representations({
-          type: 'object',
-          required: ['_links', 'count', '_embedded'],
-          properties: {
-            _links: linksSchema(ctx, ['self', 'first', 'next'], ['self', 'first', 'next'], 'next is always present (the log grows)'),
-            count: { type: 'integer', minimum: 0 },
-            _embedded: { type: 'object', required: ['events'], properties: { events: { type: 'array', items: eventSchema(ctx) } } },
-          },
-        }),
-      },
+      '200': logPageResponse(ctx, 'A page of events', 'events', eventSchema(ctx)),
     },
     problems: ['invalid-query', 'unavailable'],
     tag: 'events',

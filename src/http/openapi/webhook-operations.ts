@@ -1,7 +1,7 @@
 import type { WebhookSourceConfig } from '../../config/types.js';
 import { CONTENT_TYPES, type ProviderName } from '../../webhooks/inbound/providers/index.js';
 import { schemeFor, type VerifyConfig } from '../../webhooks/inbound/verifiers/index.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../resources/list-params.js';
+import { logPageParameters, logPageResponse } from './log-page-doc.js';
 import type { ProblemCode } from '../problems.js';
 import type { Json } from './components.js';
 import { header } from './headers.js';
@@ -136,23 +136,10 @@ export const WEBHOOK_OPERATIONS: Record<string, (ctx: SchemaContext) => Operatio
     pathParameters: sourceParameter(ctx),
     parameters: [
       { name: 'status', in: 'query', description: 'Only deliveries in this state', schema: { type: 'string', enum: ['received', 'processed', 'failed'] } },
-      { name: 'limit', in: 'query', description: 'Deliveries per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-      { name: 'cursor', in: 'query', description: 'Opaque position from a next link.', schema: { type: 'string' } },
+      ...logPageParameters('Deliveries'),
     ],
     responses: {
-      '200': {
-        description: 'A page of deliveries',
-        headers: { Link: header(ctx, 'link') },
-        content: representations({
-          type: 'object',
-          required: ['_links', 'count', '_embedded'],
-          properties: {
-            _links: linksSchema(ctx, ['self', 'first', 'next'], ['self', 'first', 'next'], 'next is always present (the inbox grows)'),
-            count: { type: 'integer', minimum: 0 },
-            _embedded: { type: 'object', required: ['deliveries'], properties: { deliveries: { type: 'array', items: deliverySchema(ctx, false) } } },
-          },
-        }),
-      },
+      '200': logPageResponse(ctx, 'A page of deliveries', 'deliveries', deliverySchema(ctx, false)),
     },
     problems: ['invalid-query', 'not-found', 'unavailable'],
     tag: 'webhooks',
