@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import { defineResources } from '../core/resource.js';
-import { buildOpenApi } from '../http/openapi/document.js';
-import { routeTable } from '../http/routes.js';
+import { buildOpenApi } from '../app/openapi/document.js';
+import { routeTable } from '../app/routes.js';
 import { withDemoPlaceholders } from '../webhooks/inbound/demo-secrets.js';
 
 /** Options of `restwell openapi`. */

@@ -1,6 +1,6 @@
 import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
-import { createServer, type RestwellServer } from '../server.js';
+import { createServer, type RestwellServer } from '../app/server.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { PATCH_TYPES } from './resources/patch.js';
+import { PATCH_TYPES } from '../resources/http/patch.js';
 
 /** The body types POST and PUT take on JSON routes. */
 export const JSON_BODY_TYPES = ['application/json', 'application/hal+json'] as const;

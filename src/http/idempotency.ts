@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from '../core/record.js';
 import type { AppliedWrite, IdempotencyCompletion } from '../store/idempotency.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../app/context.js';
 import { halRecord, recordPath } from './hal.js';
 import { sendProblem } from './problems.js';
 import { sendRepresentation } from './respond.js';

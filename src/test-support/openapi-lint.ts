@@ -4,8 +4,8 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { resolveConfig } from '../config/load.js';
 import { defineResources } from '../core/resource.js';
-import { routeTable } from '../http/routes.js';
-import { buildOpenApi } from '../http/openapi/document.js';
+import { routeTable } from '../app/routes.js';
+import { buildOpenApi } from '../app/openapi/document.js';
 import type { Json } from '../http/openapi/components.js';
 
 // The Spectral packages are CommonJS: their named exports come through the default export.

@@ -1,6 +1,6 @@
 import { resolveConfig } from '../config/load.js';
 import { DEMO_CONFIG } from '../config/defaults.js';
-import { createServer, type RestwellServer } from '../server.js';
+import { createServer, type RestwellServer } from '../app/server.js';
 import type { TestEngine } from './engines.js';
 import { engines } from './engines.js';
 

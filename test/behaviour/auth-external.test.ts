@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { engines, testServer } from '../../src/test-support/test-server.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { AUTH_CONFIG, bearer } from './auth-support.js';
 
 /** A stand-in identity provider: a JWKS endpoint on 127.0.0.1 whose keys a test can change. */

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { engines, testServer } from '../../src/test-support/test-server.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { AUTH_CONFIG } from './auth-support.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };

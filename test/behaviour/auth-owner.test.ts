@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { engines, testServer } from '../../src/test-support/test-server.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { apiKey, AUTH_CONFIG, bearer } from './auth-support.js';
 
 for (const engine of engines) {

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { engines, testServer } from '../../src/test-support/test-server.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { apiKey, AUTH_CONFIG, bearer, goodClaims, signWithServerKey } from './auth-support.js';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');

@@ -1,5 +1,5 @@
 import { SignJWT, type JWTPayload } from 'jose';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 
 /** A config exercising every kind of access rule: public reads, scoped writes, owner-only notes. */
 export const AUTH_CONFIG = {

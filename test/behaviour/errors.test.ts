@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 
 const json = { 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_CONFIG } from '../../src/config/defaults.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 
 /** The demo (public reads, scoped writes, webhook receivers) plus an owner-only resource; a limit high enough for the matrix. */

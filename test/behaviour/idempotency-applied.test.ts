@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { keyScope, requestFingerprint } from '../../src/http/idempotency.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import type { IdempotencyClaim } from '../../src/store/idempotency.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
 import { signStripe } from '../../src/webhooks/inbound/verifiers/index.js';
 import { SECRETS, WEBHOOK_CONFIG } from './webhooks-support.js';

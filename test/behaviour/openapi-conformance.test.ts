@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { request } from 'undici';
 import { DEMO_CONFIG } from '../../src/config/defaults.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { sqlitePath } from '../../src/store/sqlite/sqlite-store.js';
 import { engines } from '../../src/test-support/test-server.js';
 import { sampleRequest } from '../../src/webhooks/inbound/sample-request.js';

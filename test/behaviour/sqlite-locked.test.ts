@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { sqlitePath } from '../../src/store/sqlite/sqlite-store.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { newDeliveryId } from '../../src/store/inbox.js';
 import { engines, TEST_DEMO_SECRETS, testServer } from '../../src/test-support/test-server.js';
 import { UNVERIFIED_PER_ADDRESS } from '../../src/webhooks/inbound/delivery-limits.js';

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { PUBLIC_DEMO as DEMO_CONFIG } from '../../src/test-support/test-server.js';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import type { TestEngine } from '../../src/test-support/engines.js';
 import { testServer } from '../../src/test-support/test-server.js';
 

@@ -6,7 +6,7 @@ import { sign as octokitSign } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import twilio from 'twilio';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { engines, TEST_DEMO_SECRETS } from '../../src/test-support/test-server.js';
 import { samplePostmarkEmail, sampleTwilioSms, sampleMailgunEmail } from '../../src/webhooks/inbound/providers/index.js';
 import { signBasicAuth, signMailgun } from '../../src/webhooks/inbound/verifiers/index.js';

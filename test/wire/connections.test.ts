@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { PUBLIC_DEMO, testServer } from '../../src/test-support/test-server.js';
 
 /** Low limits so that each attack is cut off quickly; the cap is small enough to reach with a few sockets. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { RestwellServer } from '../../src/server.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { testServer } from '../../src/test-support/test-server.js';
 
 let server: RestwellServer;

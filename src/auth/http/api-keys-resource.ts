@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.js';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app/context.js';
 import { sendRepresentation } from '../../http/respond.js';
 import type { ApiKeyInfo } from '../api-keys.js';
 import { parseCredentialInput } from './credential-input.js';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app/context.js';
 import { baseUrl, sendProblem } from '../../http/problems.js';
 import { addVary } from '../../http/respond.js';
-import type { Route } from '../../http/routes.js';
+import type { Route } from '../../app/routes.js';
 import type { AccessRule } from '../../config/types.js';
 import { decide, rulesFor, type ResourceOperation } from '../access.js';
 import type { RateLimitPolicy } from '../auth-config.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app/context.js';
 import { baseUrl } from '../../http/problems.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';

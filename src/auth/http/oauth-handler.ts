@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app/context.js';
 import type { OAuthClientInfo } from '../oauth-clients.js';
 import { authenticateClient } from './client-auth.js';
 import { oauthForm } from './oauth-form.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app/context.js';
 import { baseUrl } from '../../http/problems.js';
 import { scopesOf } from '../access.js';
 import { ADMIN_SCOPE } from '../scopes.js';

@@ -1,5 +1,5 @@
 import { JSON_BODY_TYPES } from '../body-types.js';
-import { PATCH_TYPES } from '../resources/patch.js';
+import { PATCH_TYPES } from '../../resources/http/patch.js';
 import type { Json } from './components.js';
 import type { SchemaContext } from './schemas.js';
 

@@ -1,13 +1,13 @@
 import type { ProblemCode } from '../problems.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../../app/routes.js';
 import type { Json } from './components.js';
-import { CREDENTIAL_OPERATIONS } from './credential-operations.js';
-import { eventOperation } from './event-operations.js';
-import { metaOperation } from './meta-operations.js';
-import { OAUTH_OPERATIONS } from './oauth-operations.js';
-import { RECORD_OPERATIONS } from './record-operations.js';
+import { CREDENTIAL_OPERATIONS } from '../../auth/http/credential-operations.js';
+import { eventOperation } from '../../events/http/event-operations.js';
+import { metaOperation } from '../../app/openapi/meta-operations.js';
+import { OAUTH_OPERATIONS } from '../../auth/http/oauth-operations.js';
+import { RECORD_OPERATIONS } from '../../resources/http/record-operations.js';
 import type { SchemaContext } from './schemas.js';
-import { WEBHOOK_OPERATIONS } from './webhook-operations.js';
+import { WEBHOOK_OPERATIONS } from '../../webhooks/inbound/http/webhook-operations.js';
 
 /** A route as the generator needs it: the table's row without its handler; `kind` may be one it does not know yet. */
 export type DocRoute = Pick<Route, 'method' | 'path' | 'operationId' | 'summary' | 'resource' | 'access' | 'secretResponse' | 'rawBody'> & { kind: string };

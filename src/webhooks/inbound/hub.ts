@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiter } from '../../auth/rate-limiter.js';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app/context.js';
 import { compileSources, type Source } from './sources.js';
 import { InboxWorker } from './worker.js';
 

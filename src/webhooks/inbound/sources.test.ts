@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, resolveConfig } from '../../config/load.js';
-import { createContext } from '../../http/context.js';
+import { createContext } from '../../app/context.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { compileSources } from './sources.js';
 

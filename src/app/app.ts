@@ -1,0 +1,132 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { routeGuard } from '../auth/http/guard.js';
+import type { AppContext } from './context.js';
+import { idempotencyHooks } from '../http/idempotency.js';
+import { createHttpServer } from '../http/connections.js';
+import { handleError, handleNotFound, KNOWN_METHODS } from '../http/errors.js';
+import { jsonBodyParser } from '../http/json-body.js';
+import { sendProblem } from '../http/problems.js';
+import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES } from '../http/body-types.js';
+import { PATCH_TYPES } from '../resources/http/patch.js';
+import { methodOf } from '../http/respond.js';
+import { routeTable, type Route } from './routes.js';
+import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
+
+/** Options for the Fastify instance that are not part of the config file. */
+export interface AppOptions {
+  logger?: boolean | { level: string };
+}
+
+/** Builds the Fastify app for a context: parsers, the route table, 405/OPTIONS, and the error handlers. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: withRedaction(options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' }),
+    // Per-request log lines cost more than the request itself at load; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: ctx.config.server.bodyLimit,
+    // Timeouts, the per-client connection cap and problem+json for parser errors and CONNECT, on every
+    // server Fastify listens with (two when `localhost` resolves to two addresses).
+    serverFactory: (handler) => createHttpServer(handler, { server: ctx.config.server, publicUrl: ctx.publicUrl }),
+    // The factory's servers answer client errors themselves; Fastify's default answer is not a problem.
+    clientErrorHandler: () => {},
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+  });
+  app.decorate('restwell', ctx);
+
+  // One JSON parser for every JSON media type: strict UTF-8, bounded depth, finite numbers.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser([...JSON_BODY_TYPES, ...PATCH_TYPES], { parseAs: 'buffer' }, jsonBodyParser(ctx.config.server.maxJsonDepth));
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+
+  await ctx.auth.start();
+  const routes = routeTable(ctx.resources.values());
+  const idempotency = idempotencyHooks(ctx);
+  const formRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
+  const rawRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
+  for (const route of routes) {
+    const idempotent = (route.kind === 'create' || route.kind === 'patch') && !route.secretResponse;
+    const options = {
+      method: route.method,
+      url: route.path,
+      handler: route.handler(ctx),
+      onRequest: routeGuard(ctx, route),
+      preValidation: bodyTypeCheck(route),
+      ...(idempotent ? { preHandler: idempotency.preHandler, onSend: idempotency.onSend } : {}),
+    };
+    if (route.form) formRoutes.push(options);
+    else if (route.rawBody) rawRoutes.push(options);
+    else app.route(options);
+  }
+  // Form bodies (OAuth) are parsed only on the routes that take them, by their handlers.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+    for (const options of formRoutes) scope.route(options);
+  });
+  // Webhook bodies stay raw bytes (signatures cover them exactly); JSON parsing elsewhere is unchanged.
+  registerWebhookRoutes(app, ctx, rawRoutes);
+  for (const [path, sameRoutes] of routesByPath(routes)) registerMethodFallbacks(app, path, sameRoutes);
+  return app;
+}
+
+/** Credentials never reach a log line, whatever a future serializer decides to include. */
+function withRedaction(logger: boolean | { level: string }) {
+  if (logger === false) return false;
+  const base = logger === true ? {} : logger;
+  const paths = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'request.headers.authorization', 'req.body.client_secret', 'body.client_secret', 'res.headers["set-cookie"]'];
+  return { ...base, redact: { paths, censor: '[redacted]' } };
+}
+
+/**
+ * POST and PUT take JSON; PATCH takes only the patch types. Anything else is 415 with the
+ * header that lists what the method takes (Accept-Post, Accept, Accept-Patch).
+ */
+function bodyTypeCheck(route: Route) {
+  if (route.kind !== 'patch' && route.kind !== 'create' && route.kind !== 'replace') return undefined;
+  const accepted = bodyTypesFor(route.method);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (request.body === undefined && !type) return;
+    if (accepted.includes(type)) return;
+    advertiseBodyTypes(reply, route.method);
+    return sendProblem(request, reply, 'unsupported-media-type', `${route.method} ${route.path} takes ${accepted.join(' or ')}, not ${type || 'a body without Content-Type'}`);
+  };
+}
+
+function routesByPath(routes: Route[]): Map<string, Route[]> {
+  const byPath = new Map<string, Route[]>();
+  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+  return byPath;
+}
+
+/**
+ * OPTIONS answers with Allow, plus Accept-Patch where PATCH takes patches and Accept-Post where
+ * POST takes a body of known types (webhook receivers take whatever their provider sends);
+ * every other known method gets 405 + Allow.
+ */
+function registerMethodFallbacks(app: FastifyInstance, path: string, routes: Route[]) {
+  const allowed = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).concat('OPTIONS'))];
+  const allow = allowed.join(', ');
+  const post = routes.find((r) => r.method === 'POST' && !r.rawBody);
+  const acceptPost = post && (post.form ? 'application/x-www-form-urlencoded' : JSON_BODY_TYPES.join(', '));
+  app.options(path, async (_request, reply) => {
+    reply.header('allow', allow);
+    if (allowed.includes('PATCH')) reply.header('accept-patch', PATCH_TYPES.join(', '));
+    if (acceptPost) reply.header('accept-post', acceptPost);
+    return reply.code(204).send();
+  });
+  const others = [...KNOWN_METHODS].filter((m) => !allowed.includes(m));
+  if (!others.length) return;
+  app.route({
+    method: others as any,
+    url: path,
+    handler: async (request, reply) => {
+      reply.header('allow', allow);
+      return sendProblem(request, reply, 'method-not-allowed', `${methodOf(request)} is not allowed on ${path.replace(':id', '{id}')}; allowed: ${allow}`);
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { renderDocsPage } from '../../ui/docs-page.js';
+import { notModified } from '../../http/conditional.js';
+import type { AppContext } from '../context.js';
+import { sendNotModified } from '../../http/respond.js';
+import { buildOpenApi } from './document.js';
+import type { DocRoute } from '../../http/openapi/operation-doc.js';
+
+/** A fixed body served with a strong ETag, so clients and caches revalidate it cheaply (304). */
+function fixedBody(type: string, body: string) {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (notModified(request, etag)) return sendNotModified(request, reply);
+    return reply.type(type).send(body);
+  };
+}
+
+/** `GET /openapi.json`: the OpenAPI 3.1 document, built once from the config and the route table. */
+export function serveOpenApi(ctx: AppContext, routes: DocRoute[]) {
+  return fixedBody('application/json', JSON.stringify(buildOpenApi({ config: ctx.config, routes })));
+}
+
+/** `GET /docs`: the same document as one readable HTML page (no scripts, nothing fetched). */
+export function serveDocs(ctx: AppContext, routes: DocRoute[]) {
+  return fixedBody('text/html; charset=utf-8', renderDocsPage(buildOpenApi({ config: ctx.config, routes })));
+}

@@ -1,0 +1,17 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from './context.js';
+import type { Link } from '../http/hal.js';
+import { sendRepresentation } from '../http/respond.js';
+
+/** `GET /`: where a client (or a person) starts: a link to every collection and to the docs. */
+export function apiRoot(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const links: Record<string, Link> = { self: { href: '/' } };
+    for (const r of ctx.resources.values()) links[r.name] = { href: `/${r.name}`, title: r.description ?? r.name };
+    links.events = { href: '/events', title: 'The event log: every change, oldest first' };
+    links['service-desc'] = { href: '/openapi.json', title: 'This API in OpenAPI 3.1' };
+    links['service-doc'] = { href: '/docs', title: 'API documentation' };
+    links['problem-types'] = { href: '/problems/{code}', templated: true, title: 'Documentation of every error type' };
+    return sendRepresentation(request, reply, 200, { name: 'Restwell', _links: links });
+  };
+}

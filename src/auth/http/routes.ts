@@ -1,0 +1,32 @@
+import type { Route } from '../../app/routes.js';
+import { ADMIN_SCOPE } from '../scopes.js';
+import { createApiKey, listApiKeys, readApiKey, revokeApiKey } from './api-keys-resource.js';
+import { createClient, deleteClient, listClients, readClient } from './clients-resource.js';
+import { introspectionEndpoint } from './introspection-endpoint.js';
+import { revocationEndpoint } from './revocation-endpoint.js';
+import { tokenEndpoint } from './token-endpoint.js';
+import { authorizationServerMetadata, jwksDocument } from './well-known.js';
+
+const admin = [ADMIN_SCOPE];
+
+/**
+ * The auth routes: discovery documents, the OAuth 2.0 endpoints (which authenticate the client
+ * themselves and take form bodies), and the admin-only credential collections.
+ */
+export function authRoutes(): Route[] {
+  return [
+    { method: 'GET', path: '/.well-known/jwks.json', operationId: 'getJwks', summary: 'Public keys that verify the access tokens this server issues (RFC 7517)', handler: jwksDocument, kind: 'meta' },
+    { method: 'GET', path: '/.well-known/oauth-authorization-server', operationId: 'getAuthorizationServerMetadata', summary: 'OAuth 2.0 authorization server metadata (RFC 8414)', handler: authorizationServerMetadata, kind: 'meta' },
+    { method: 'POST', path: '/oauth/token', operationId: 'requestToken', summary: 'Get an access token: client credentials grant (RFC 6749 §4.4)', handler: tokenEndpoint, kind: 'meta', access: 'client', form: true },
+    { method: 'POST', path: '/oauth/introspect', operationId: 'introspectToken', summary: 'Token introspection (RFC 7662)', handler: introspectionEndpoint, kind: 'meta', access: 'client', form: true },
+    { method: 'POST', path: '/oauth/revoke', operationId: 'revokeToken', summary: 'Token revocation (RFC 7009)', handler: revocationEndpoint, kind: 'meta', access: 'client', form: true },
+    { method: 'GET', path: '/oauth/clients', operationId: 'listOAuthClients', summary: 'List OAuth clients', handler: listClients, kind: 'list', access: admin },
+    { method: 'POST', path: '/oauth/clients', operationId: 'createOAuthClient', summary: 'Register an OAuth client (its secret is in the response, once)', handler: createClient, kind: 'create', access: admin, secretResponse: true },
+    { method: 'GET', path: '/oauth/clients/:id', operationId: 'getOAuthClient', summary: 'Read an OAuth client', handler: readClient, kind: 'read', access: admin },
+    { method: 'DELETE', path: '/oauth/clients/:id', operationId: 'deleteOAuthClient', summary: 'Delete an OAuth client (its tokens stop working)', handler: deleteClient, kind: 'delete', access: admin },
+    { method: 'GET', path: '/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', handler: listApiKeys, kind: 'list', access: admin },
+    { method: 'POST', path: '/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is in the response, once)', handler: createApiKey, kind: 'create', access: admin, secretResponse: true },
+    { method: 'GET', path: '/api-keys/:id', operationId: 'getApiKey', summary: 'Read an API key', handler: readApiKey, kind: 'read', access: admin },
+    { method: 'DELETE', path: '/api-keys/:id', operationId: 'revokeApiKey', summary: 'Revoke an API key', handler: revokeApiKey, kind: 'delete', access: admin },
+  ];
+}

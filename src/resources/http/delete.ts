@@ -1,0 +1,18 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceDefinition } from '../../core/resource.js';
+import type { AppContext } from '../../app/context.js';
+import { checkPreconditions } from '../../http/conditional.js';
+import { notFound, recordId, visible } from './record-request.js';
+
+/** `DELETE /{collection}/{id}`: 204; a second DELETE finds nothing (404). Honours If-Match. */
+export function deleteRecord(ctx: AppContext, resource: ResourceDefinition) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = recordId(request, resource);
+    await ctx.store.mutate(resource, id, (current) => {
+      if (!current || !visible(request, current)) throw notFound(resource, id);
+      checkPreconditions(request.headers, current, resource.requireIfMatch);
+      return { delete: true };
+    });
+    return reply.code(204).send();
+  };
+}

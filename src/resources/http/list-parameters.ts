@@ -1,0 +1,103 @@
+import { SYSTEM_FIELDS } from '../../core/record.js';
+import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
+import { queryableField } from '../../core/system-fields.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, OPERATORS, TEXT_ONLY } from './list-params.js';
+import type { Json } from '../../http/openapi/components.js';
+import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
+
+const OPERATOR_TEXT: Record<(typeof OPERATORS)[number], string> = {
+  eq: 'equals',
+  ne: 'does not equal',
+  lt: 'is less than',
+  lte: 'is at most',
+  gt: 'is greater than',
+  gte: 'is at least',
+  in: 'is one of (comma-separated)',
+  contains: 'contains (case-sensitive)',
+  startsWith: 'starts with',
+};
+
+/** The members a list can filter and sort by: id, the timestamps and every declared non-json field. */
+export function queryableFields(r: ResourceDefinition): FieldDefinition[] {
+  return ['id', ...r.fields.map((f) => f.name), 'createdAt', 'updatedAt'].map((n) => queryableField(r, n)).filter((f): f is FieldDefinition => !!f);
+}
+
+/** The schema of one filter value for a member, as written in the query string. */
+function valueSchema(r: ResourceDefinition, field: FieldDefinition, ctx: SchemaContext): Json {
+  if (field.name === 'id') return bare(idSchema(r));
+  switch (field.type) {
+    case 'integer':
+    case 'number':
+    case 'boolean':
+      return { type: field.type };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'enum':
+      return { type: 'string', enum: field.values };
+    case 'reference':
+      return bare(idSchema(ctx.resources.get(field.to!)));
+    default:
+      return { type: 'string' };
+  }
+}
+
+function bare(schema: Json): Json {
+  const { description: _, ...rest } = schema;
+  return rest;
+}
+
+/** Every filter parameter of a list: `field` (equals) and `field[op]` for each operator the field's type allows. */
+function filterParameters(r: ResourceDefinition, ctx: SchemaContext): Json[] {
+  const out: Json[] = [];
+  for (const field of queryableFields(r)) {
+    const value = valueSchema(r, field, ctx);
+    const text = field.type === 'string' || field.type === 'enum';
+    for (const op of OPERATORS) {
+      if (TEXT_ONLY.has(op) && !text) continue;
+      const name = op === 'eq' ? field.name : `${field.name}[${op}]`;
+      const schema = op === 'in' ? { type: 'array', items: value, minItems: 1 } : TEXT_ONLY.has(op) ? { type: 'string' } : value;
+      out.push({
+        name,
+        in: 'query',
+        description: `Only records whose ${field.name} ${OPERATOR_TEXT[op]} this value.${op === 'eq' ? ` Same as ${field.name}[eq].` : ''} Filters combine with AND; a parameter may repeat.`,
+        required: false,
+        ...(op === 'in' ? { style: 'form', explode: false } : {}),
+        schema,
+      });
+    }
+  }
+  return out;
+}
+
+/** The query parameters of `GET /{collection}`: filters, sort, fields, limit, cursor, total. */
+export function listParameters(r: ResourceDefinition, ctx: SchemaContext): Json[] {
+  const sortable = queryableFields(r).map((f) => f.name);
+  const members = ['id', ...r.fields.map((f) => f.name), ...SYSTEM_FIELDS.filter((n) => n !== 'id')];
+  return [
+    ...filterParameters(r, ctx),
+    {
+      name: 'sort',
+      in: 'query',
+      description: 'Sort keys, comma-separated, most significant first; a leading `-` sorts descending. Ties are broken by id. Keep the same sort while paging.',
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: sortable.flatMap((n) => [n, `-${n}`]) } },
+    },
+    {
+      name: 'fields',
+      in: 'query',
+      description: 'Sparse fieldset: only these members (plus id and _links) in each record.',
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: members } },
+    },
+    { name: 'limit', in: 'query', description: 'Records per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+    {
+      name: 'cursor',
+      in: 'query',
+      description: 'Opaque position from a next or prev link; follow the links rather than building one.',
+      schema: { type: 'string' },
+    },
+    { name: 'total', in: 'query', description: 'Also count every matching record (`total`); costs a count query.', schema: { type: 'boolean', default: false } },
+  ];
+}

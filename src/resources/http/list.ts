@@ -1,0 +1,60 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StoredRecord } from '../../core/record.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+import type { AppContext } from '../../app/context.js';
+import { halRecord, type Link } from '../../http/hal.js';
+import { sendRepresentation } from '../../http/respond.js';
+import { encodeCursor, parseListParams, type ListParams } from './list-params.js';
+
+/** `GET|HEAD /{collection}`: a filtered, sorted page with first/next/prev links (HAL and `Link`). */
+export function listRecords(ctx: AppContext, resource: ResourceDefinition) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const raw = request.query as Record<string, string | string[]>;
+    const params = parseListParams(resource, raw, ctx.resources);
+    const page = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
+    const links = pageLinks(resource, raw, params, page.records, page.hasMore);
+    const body = {
+      _links: links,
+      count: page.records.length,
+      ...(page.total !== undefined ? { total: page.total } : {}),
+      _embedded: { [resource.name]: page.records.map((r) => sparse(halRecord(resource, r), params.fields)) },
+    };
+    const link = Object.entries(links)
+      .filter(([rel]) => rel !== 'self')
+      .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)
+      .join(', ');
+    return sendRepresentation(request, reply, 200, body, { link: link || undefined });
+  };
+}
+
+function pageLinks(resource: ResourceDefinition, raw: Record<string, string | string[]>, params: ListParams, records: StoredRecord[], hasMore: boolean): Record<string, Link> {
+  const base = Object.entries(raw).filter(([k]) => k !== 'cursor');
+  const href = (cursor?: string) => {
+    const qs = new URLSearchParams(base.flatMap(([k, v]) => [v].flat().map((x) => [k, x] as [string, string])));
+    if (cursor) qs.set('cursor', cursor);
+    const s = qs.toString();
+    return `/${resource.name}${s ? `?${s}` : ''}`;
+  };
+  const after = params.query.after;
+  const backwards = after?.backwards ?? false;
+  const links: Record<string, Link> = { self: { href: href(raw.cursor as string | undefined) }, first: { href: href() } };
+  const position = (r: StoredRecord) => [...params.query.sort.map((k) => valueOf(r, k.field)), r.id];
+  const last = records.at(-1);
+  const first = records[0];
+  if (last && (backwards || hasMore)) links.next = { href: href(encodeCursor(position(last), params.sortText, false)) };
+  if (first && (backwards ? hasMore : after !== undefined)) links.prev = { href: href(encodeCursor(position(first), params.sortText, true)) };
+  return links;
+}
+
+function valueOf(record: StoredRecord, field: string): unknown {
+  if (field === 'id' || field === 'createdAt' || field === 'updatedAt') return record[field];
+  return record.data[field];
+}
+
+function sparse(body: Record<string, unknown>, fields?: string[]): Record<string, unknown> {
+  if (!fields) return body;
+  const out: Record<string, unknown> = { id: body.id };
+  for (const f of fields) out[f] = body[f];
+  out._links = body._links;
+  return out;
+}

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequestError } from '../../core/errors.js';
+import { applyJsonPatch } from '../../core/json-patch.js';
+import { applyMergePatch } from '../../core/merge-patch.js';
+import { etagOf, toPlain } from '../../core/record.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+import type { AppContext } from '../../app/context.js';
+import { checkPreconditions } from '../../http/conditional.js';
+import { halRecord } from '../../http/hal.js';
+import { sendRepresentation } from '../../http/respond.js';
+import { notFound, recordId, visible } from './record-request.js';
+
+/** The patch formats PATCH accepts, as advertised in `Accept-Patch`. */
+export const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json'] as const;
+
+/**
+ * `PATCH /{collection}/{id}`: applies a merge patch (RFC 7396) or a JSON Patch (RFC 6902) to the
+ * current representation and validates the result, all inside the write transaction, so the
+ * patch is atomic and cannot interleave with another write.
+ */
+export function patchRecord(ctx: AppContext, resource: ResourceDefinition) {
+  const validator = ctx.validators.get(resource.name)!;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = recordId(request, resource);
+    const kind = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
+    const apply = kind === PATCH_TYPES[1] ? applyJsonPatch : applyMergePatch;
+    const result = await ctx.store.mutate(resource, id, (current) => {
+      if (!current || !visible(request, current)) throw notFound(resource, id);
+      checkPreconditions(request.headers, current, resource.requireIfMatch);
+      return { put: validator.prepare(apply(toPlain(current), request.body), current, id) };
+    }, { idempotency: request.idempotencyClaim });
+    const record = result.record!;
+    return sendRepresentation(request, reply, 200, halRecord(resource, record), { etag: etagOf(record), lastModified: record.updatedAt });
+  };
+}

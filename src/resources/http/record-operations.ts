@@ -1,0 +1,111 @@
+import type { ResourceDefinition } from '../../core/resource.js';
+import { PATCH_TYPES } from './patch.js';
+import type { Json } from '../../http/openapi/components.js';
+import { header, headerParameter } from '../../http/openapi/headers.js';
+import { listParameters } from './list-parameters.js';
+import type { OperationDoc } from '../../http/openapi/operation-doc.js';
+import { inputSchema, jsonPatchSchema, mergePatchSchema, pageSchema, recordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
+
+/** JSON and HAL get the same body; text/html gets the browsable page of it. */
+export function representations(schema: Json): Json {
+  return {
+    'application/json': { schema },
+    'application/hal+json': { schema },
+    'text/html': { schema: { type: 'string', description: 'The browsable HTML page of the same representation (Accept: text/html)' } },
+  };
+}
+
+/** The headers of every answer that carries a record (and of a 304 standing for one). */
+const recordHeaders = (ctx: SchemaContext) => ({ ETag: header(ctx, 'etag'), 'Last-Modified': header(ctx, 'last-modified'), Vary: header(ctx, 'vary') });
+
+function recordResponse(r: ResourceDefinition, ctx: SchemaContext, description: string, headers: Record<string, unknown>): Json {
+  return { description, headers: { ...recordHeaders(ctx), ...headers }, content: representations(recordSchema(r, ctx)) };
+}
+
+/** A 415 names the body types the method takes, each method in its own header. */
+const unsupported = (ctx: SchemaContext, name: 'Accept-Post' | 'Accept' | 'Accept-Patch') => ({
+  415: { [name]: header(ctx, name.toLowerCase() as 'accept-post' | 'accept' | 'accept-patch') },
+});
+
+function jsonBody(r: ResourceDefinition, ctx: SchemaContext, description: string): Json {
+  const schema = inputSchema(r, ctx);
+  return { required: true, description, content: { 'application/json': { schema }, 'application/hal+json': { schema } } };
+}
+
+const created = (ctx: SchemaContext) => ({ Location: header(ctx, 'location') });
+
+/** The documentation of the six record operations, by route kind. */
+export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: SchemaContext) => OperationDoc> = {
+  list: (r, ctx) => ({
+    description:
+      `A page of ${r.name}, oldest first unless \`sort\` says otherwise. Filter with \`field=value\` or \`field[op]=value\`, ` +
+      'page with the next/prev links (in `_links` and in the `Link` header). HEAD returns the same headers without a body.',
+    parameters: listParameters(r, ctx),
+    responses: { '200': { description: `A page of ${r.name}`, headers: { Link: header(ctx, 'link') }, content: representations(pageSchema(r, ctx)) } },
+    problems: ['invalid-query', 'unavailable'],
+  }),
+  create: (r, ctx) => ({
+    description: `Creates a ${r.name} record with a server-chosen id. Without Idempotency-Key, sending the same request twice creates two records.`,
+    parameters: [headerParameter(ctx, 'idempotency-key')],
+    requestBody: jsonBody(r, ctx, `The new ${r.name} record`),
+    responses: { '201': recordResponse(r, ctx, 'Created; Location is the new record', created(ctx)) },
+    problems: ['malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable'],
+    problemHeaders: unsupported(ctx, 'Accept-Post'),
+  }),
+  read: (r, ctx) => ({
+    description:
+      `One ${r.name} record with its ETag and Last-Modified. Send If-None-Match with an ETag you hold (or If-Modified-Since) to get 304 when it has not changed; ` +
+      'If-Match or If-Unmodified-Since make it 412 when it has. HEAD returns the same headers without a body.',
+    parameters: [headerParameter(ctx, 'if-none-match'), headerParameter(ctx, 'if-modified-since'), headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
+    responses: {
+      '200': recordResponse(r, ctx, `The ${r.name} record`, {}),
+      '304': { description: 'Not Modified: your copy is current (the headers of the 200 it stands for, no body)', headers: recordHeaders(ctx) },
+    },
+    problems: ['not-found', 'precondition-failed', 'unavailable'],
+  }),
+  replace: (r, ctx) => ({
+    description:
+      `Replaces the whole ${r.name} record (200), or creates it at this id (201). Idempotent: the same body twice leaves one state. ` +
+      'Send If-Match with the ETag you read to avoid overwriting a change you have not seen; If-None-Match: * makes it create-only.',
+    parameters: [
+      headerParameter(ctx, 'if-match'),
+      headerParameter(ctx, 'if-unmodified-since'),
+      { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 if the record already exists', schema: { type: 'string' } },
+    ],
+    requestBody: jsonBody(r, ctx, `The complete ${r.name} record`),
+    responses: {
+      '200': recordResponse(r, ctx, 'Replaced', {}),
+      '201': recordResponse(r, ctx, 'Created at this id', created(ctx)),
+    },
+    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable', ...conditional(r)],
+    problemHeaders: unsupported(ctx, 'Accept'),
+  }),
+  patch: (r, ctx) => ({
+    description:
+      `Changes part of a ${r.name} record, atomically: a JSON Merge Patch (RFC 7396) or a JSON Patch (RFC 6902), chosen by Content-Type. ` +
+      'The result is validated like a PUT body. Any other Content-Type is 415 with Accept-Patch.',
+    parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since'), headerParameter(ctx, 'idempotency-key')],
+    requestBody: {
+      required: true,
+      description: 'The patch',
+      content: { [PATCH_TYPES[0]]: { schema: mergePatchSchema(r, ctx) }, [PATCH_TYPES[1]]: { schema: jsonPatchSchema(ctx) } },
+    },
+    responses: { '200': recordResponse(r, ctx, 'Updated', {}) },
+    problems: [
+      'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
+      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
+    ],
+    problemHeaders: unsupported(ctx, 'Accept-Patch'),
+  }),
+  delete: (r, ctx) => ({
+    description: `Deletes a ${r.name} record; deleting it again is 404. If-Match makes the delete conditional on the ETag you read.`,
+    parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
+    responses: { '204': { description: 'Deleted' } },
+    problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable', ...conditional(r)],
+  }),
+};
+
+/** 428 for resources that require conditional writes. */
+function conditional(r: ResourceDefinition): ['precondition-required'] | [] {
+  return r.requireIfMatch ? ['precondition-required'] : [];
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.js';
+import { sendProblem } from '../../../http/problems.js';
+import { webhookHub } from '../hub.js';
+
+type RouteOptions = Parameters<FastifyInstance['route']>[0];
+
+/**
+ * Registers the webhook receiving routes in their own encapsulated scope, where every body is
+ * kept as raw bytes up to the largest source limit (each source then checks its own), and ties
+ * the inbox worker to the app: it starts when the app is ready and stops before it closes.
+ */
+export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, routes: RouteOptions[]): void {
+  const hub = webhookHub(ctx);
+  hub.log = app.log;
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: hub.maxBodyLimit }, (_request, body, done) => done(null, body));
+    // Refuse an announced oversize body before reading it.
+    scope.addHook('onRequest', async (request, reply) => {
+      const source = hub.sources.get((request.params as { source?: string }).source ?? '');
+      const length = Number(request.headers['content-length']);
+      if (source && length > source.bodyLimit) {
+        reply.header('connection', 'close');
+        return sendProblem(request, reply, 'body-too-large', `source ${source.name} accepts bodies up to ${source.bodyLimit} bytes`);
+      }
+    });
+    for (const options of routes) scope.route(options);
+  });
+  app.addHook('onReady', async () => {
+    for (const warning of hub.warnings()) app.log.warn(warning);
+    // Not awaited: a backlog left by a crash is worked off while the server already answers.
+    hub.worker.start();
+  });
+  app.addHook('onClose', async () => hub.worker.stop());
+}
