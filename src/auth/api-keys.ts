@@ -1,6 +1,7 @@
 import { parseDuration } from '../config/sizes.js';
 import type { Store } from '../store/store.js';
-import { API_KEY_PREFIX, randomSecret, safeEqual, sha256 } from './secrets.js';
+import { safeEqual } from '../core/safe-equal.js';
+import { API_KEY_PREFIX, randomSecret, sha256 } from './secrets.js';
 
 /** Document kind of API keys; the document id is the SHA-256 of the key, so lookup is by hash. */
 export const API_KEY_KIND = 'api-key';

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
-import { randomSecret, safeEqual, sha256 } from './secrets.js';
+import { safeEqual } from '../core/safe-equal.js';
+import { randomSecret, sha256 } from './secrets.js';
 
 /** Document kind of OAuth clients; the document id is the client_id. */
 export const OAUTH_CLIENT_KIND = 'oauth-client';

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Prefix of every API key, so leaked keys are recognisable (secret scanners, logs, humans). */
 export const API_KEY_PREFIX = 'rw_';
@@ -14,15 +14,4 @@ export function randomSecret(bytes = 32): string {
  */
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-// Comparing keyed digests gives equal-length buffers whatever the inputs, so neither the
-// content nor the length of the expected value leaks through timing.
-const compareKey = randomBytes(32);
-
-/** Constant-time equality of two strings of any length. */
-export function safeEqual(a: string, b: string): boolean {
-  const da = createHmac('sha256', compareKey).update(a).digest();
-  const db = createHmac('sha256', compareKey).update(b).digest();
-  return timingSafeEqual(da, db);
 }

@@ -6,6 +6,7 @@ import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
+import { findProvider } from '../webhooks/inbound/providers/registry.js';
 import { sampleRequest } from '../webhooks/inbound/sample-request.js';
 
 /** Options of `restwell hooks send`. */
@@ -33,7 +34,7 @@ export async function hooksSend(sourceName: string, options: HooksSendOptions): 
   }
   const body = options.file ? readFileSync(options.file) : undefined;
   const contentType = options.file && extname(options.file) === '.json' ? 'application/json' : undefined;
-  const sample = sampleRequest(sourceName, source, options.url ?? DEFAULT_URL, { text: options.text, body, contentType });
+  const sample = sampleRequest(sourceName, source, options.url ?? DEFAULT_URL, { text: options.text, body, contentType, origin: config.origin });
   const res = await request(sample.url, { method: 'POST', headers: sample.headers, body: sample.body });
   const text = await res.body.text();
   process.stdout.write(`POST ${sample.url}\nHTTP ${res.statusCode} ${res.headers['content-type'] ?? ''}\n${text}\n`);
@@ -51,8 +52,8 @@ export function hooksBanner(config: RestwellConfig, port: number, configFile?: s
     ...(!configFile && config.database !== DEFAULTS.database && !/^postgres/i.test(config.database) ? [`--db ${config.database}`] : []),
   ].join(' ');
   const lines = names.slice(0, 4).map((name) => {
-    const provider = config.webhooks.sources[name]!.provider;
-    const text = provider === 'twilio' || provider === 'vonage' ? ' --text "who is homer?"' : '';
+    // A text message gets a text worth replying to; the demo answers "who is homer?" with a number.
+    const text = findProvider(config.webhooks.sources[name]!.provider)?.kind === 'sms' ? ' --text "who is homer?"' : '';
     return `Send a signed test webhook:  ${cliCommand()} hooks send ${name}${text}${flags ? ` ${flags}` : ''}\n`;
   });
   return lines.join('');

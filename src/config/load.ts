@@ -75,6 +75,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     idempotency: { ttlSeconds: parseDuration(substituted.idempotency?.ttl ?? DEFAULTS.idempotency.ttl) },
     webhooks: { sources: substituted.webhooks?.sources ?? {}, workerDelayMs: substituted.webhooks?.workerDelayMs ?? DEFAULTS.webhooks.workerDelayMs },
     auth: substituted.auth ?? {},
+    origin: source,
   };
 }
 

@@ -70,6 +70,8 @@ export interface RestwellConfig {
     workerDelayMs: number;
   };
   auth: AuthFileConfig;
+  /** Where the config came from (its file, or the built-in demo config), named by errors found after loading. */
+  origin?: string;
 }
 
 /** An external identity provider whose JWT access tokens are accepted (verified against its JWKS). */
@@ -132,7 +134,7 @@ export interface VerifyOptions {
 /** `verify` of a webhook source: the keys its provider's scheme needs, or the explicit `none`. */
 export type WebhookVerifyConfig = 'none' | VerifyOptions;
 
-/** One action a verified delivery triggers (DESIGN §1). */
+/** One action a verified delivery triggers: store a record, reply to a text message, or emit an event. */
 export type WebhookActionConfig =
   | { store: string; /** record field → path in the normalized message, e.g. `subject: subject` */ map?: Record<string, string> }
   | { reply: { lookup: string; by: string; template: string; /** when nothing matches; `{text}` is the message */ fallback?: string } }

@@ -19,12 +19,12 @@ export class WebhookHub {
     this.worker = new InboxWorker(ctx.store.inbox, this.sources, () => this.log, ctx.config.webhooks.workerDelayMs);
   }
 
-  /** Start-up warnings: unsigned sources, and replies a provider cannot carry. */
+  /** Start-up warnings: unsigned sources, and what each source's provider warns of (replies it cannot carry). */
   warnings(): string[] {
     const out: string[] = [];
     for (const s of this.sources.values()) {
       if (s.scheme === 'none') out.push(`webhooks.sources.${s.name}: verify is none, so anyone who knows the URL can post deliveries to /webhooks/${s.name}`);
-      if (s.reply && s.provider === 'vonage') out.push(`webhooks.sources.${s.name}: Vonage takes no reply in its webhook response; deliveries are answered 200 and the reply is not sent`);
+      out.push(...(s.provider.warnings?.({ name: s.name, replies: Boolean(s.reply) }) ?? []));
     }
     return out;
   }

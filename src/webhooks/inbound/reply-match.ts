@@ -29,17 +29,3 @@ export function renderTemplate(template: string, values: Record<string, unknown>
     return typeof v === 'object' ? JSON.stringify(v) : String(v);
   });
 }
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-/** Escapes text for XML element content and attributes; drops characters XML 1.0 forbids. */
-export function xmlEscape(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
-}
-
-/** A TwiML document answering a message: `<Response><Message>…</Message></Response>`, or an empty `<Response/>`. */
-export function twiml(message?: string): string {
-  const body = message === undefined ? '' : `<Message>${xmlEscape(message)}</Message>`;
-  return `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
-}

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigError } from '../../config/load.js';
 import type { WebhookSourceConfig } from '../../config/types.js';
+import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from './payload/parse-payload.js';
+import type { ProviderDescriptor, SampleBody } from './providers/provider-descriptor.js';
+import { findProvider, PROVIDERS, unknownProvider } from './providers/registry.js';
+import { compactJsonBody } from './providers/samples.js';
 import {
-  isProviderName, sampleCloudmailinEmail, sampleMailgunEmail, samplePostmarkEmail, sampleSendgridEmail, sampleTwilioSms,
-  sampleVonageSms, type EncodedBody, type ProviderName,
-} from './providers/index.js';
-import {
-  schemeFor, signBasicAuth, signGithub, signMailgun, signStandardWebhooks, signStripe, signTwilio, signVonage, type VerifyConfig,
-  type VerifyOptions,
+  schemeFor, signBasicAuth, signGithub, signMailgun, signStandardWebhooks, signStripe, signTwilio, signVonage, type SchemeName,
+  type VerifyConfig, type VerifyOptions,
 } from './verifiers/index.js';
 
 /** A ready-to-send, correctly signed request. */
@@ -23,35 +24,18 @@ export interface SampleOptions {
   body?: Buffer;
   /** Content-Type of `body`; default the provider's usual one. */
   contentType?: string;
+  /** Where the source's config came from (its file), named when the source is unusable. */
+  origin?: string;
 }
 
-const json = (v: unknown): EncodedBody => ({ contentType: 'application/json', body: Buffer.from(JSON.stringify(v)) });
-
-function sampleBody(provider: ProviderName, o: SampleOptions, mailgunFields: Record<string, string>): EncodedBody & { params?: Record<string, string> } {
+function sampleBody(provider: ProviderDescriptor, o: SampleOptions, signedFields: Record<string, string>): SampleBody {
   if (o.body) {
-    const contentType = o.contentType ?? (provider === 'twilio' || provider === 'mailgun' ? 'application/x-www-form-urlencoded' : 'application/json');
-    const params = contentType.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(o.body.toString('utf8'))) : undefined;
+    // A file cannot carry a multipart boundary, so its default type is the provider's first other one.
+    const contentType = o.contentType ?? provider.contentTypes.find((t) => t !== MULTIPART_TYPE) ?? JSON_TYPE;
+    const params = contentType.startsWith(FORM_TYPE) ? Object.fromEntries(new URLSearchParams(o.body.toString('utf8'))) : undefined;
     return { contentType, body: o.body, params };
   }
-  const text = o.text;
-  switch (provider) {
-    case 'postmark':
-      return samplePostmarkEmail({ text, subject: text });
-    case 'sendgrid':
-      return sampleSendgridEmail({ text, subject: text });
-    case 'mailgun':
-      return sampleMailgunEmail({ text, subject: text }, mailgunFields);
-    case 'cloudmailin':
-      return sampleCloudmailinEmail({ text, subject: text });
-    case 'twilio':
-      return sampleTwilioSms({ text });
-    case 'vonage':
-      return sampleVonageSms({ text });
-    case 'stripe':
-      return json({ id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'restwell.test', created: Math.floor(Date.now() / 1000), data: { object: { text: text ?? 'Hello' } } });
-    default:
-      return json({ type: 'restwell.test', timestamp: new Date().toISOString(), data: { text: text ?? 'Hello' } });
-  }
+  return provider.sample({ text: o.text, signedFields });
 }
 
 /**
@@ -59,17 +43,30 @@ function sampleBody(provider: ProviderName, o: SampleOptions, mailgunFields: Rec
  * provider signs (what `restwell hooks send` posts, like `stripe trigger`). `baseUrl` is where the
  * server listens; Twilio signatures cover `verify.publicUrl` when the source sets one.
  */
-export function sampleRequest(sourceName: string, source: WebhookSourceConfig, baseUrl: string, o: SampleOptions = {}): SampleRequest {
-  if (!isProviderName(source.provider)) throw new Error(`source ${sourceName} has an unknown provider "${source.provider}"`);
-  const provider = source.provider;
+export function sampleRequest(
+  sourceName: string,
+  source: WebhookSourceConfig,
+  baseUrl: string,
+  o: SampleOptions = {},
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+): SampleRequest {
+  const provider = findProvider(source.provider, providers);
+  const at = `webhooks.sources.${sourceName}`;
+  if (!provider) throw new ConfigError([`${at}.provider: ${unknownProvider(source.provider, providers)}`], o.origin ?? 'config');
   const verify = source.verify as VerifyConfig;
-  const scheme = schemeFor(provider, verify);
+  let scheme: SchemeName;
+  try {
+    scheme = schemeFor(provider, verify);
+  } catch (err) {
+    throw new ConfigError([`${at}.verify: ${(err as Error).message}`], o.origin ?? 'config');
+  }
   const opts: VerifyOptions = verify === 'none' ? {} : verify;
   const url = `${baseUrl.replace(/\/$/, '')}/webhooks/${sourceName}`;
-  const mailgunFields = scheme === 'mailgun' ? signMailgun(opts.secret!) : {};
-  let sample = sampleBody(provider, o, mailgunFields);
+  // Mailgun signs inside the body, so its signature fields go in before the body is encoded.
+  const signedFields = scheme === 'mailgun' ? signMailgun(opts.secret!) : {};
+  let sample = sampleBody(provider, o, signedFields);
   if (scheme === 'vonage-signature' && sample.params) {
-    sample = { ...json(signVonage(sample.params, opts.secret!, opts.algorithm)) };
+    sample = compactJsonBody(signVonage(sample.params, opts.secret!, opts.algorithm));
   }
   const headers: Record<string, string> = { 'content-type': sample.contentType, 'user-agent': 'restwell-hooks-send' };
   let target = url;

@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, resolveConfig } from '../../config/load.js';
-import { createContext } from '../../app/context.js';
-import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { defineResources } from '../../core/resource.js';
+import { RecordValidator } from '../../core/validate.js';
 import { compileSources } from './sources.js';
 
+const compile = (sources: Record<string, unknown>, origin?: string) => {
+  const config = resolveConfig({ resources: { people: { fields: { name: { type: 'string' } } } }, webhooks: { sources } }, { env: {} }, origin);
+  const list = defineResources(config);
+  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
+  return compileSources(config, new Map(list.map((r) => [r.name, r])), validators);
+};
+
 const problemsOf = (sources: Record<string, unknown>) => {
-  const config = resolveConfig({ resources: { people: { fields: { name: { type: 'string' } } } }, webhooks: { sources } }, { env: {} });
-  const ctx = createContext(config, new SqliteStore(':memory:'));
   try {
-    compileSources(config, ctx.resources, ctx.validators);
+    compile(sources);
     return [];
   } catch (err) {
     assert.ok(err instanceof ConfigError);
@@ -30,7 +35,14 @@ test('actions must name existing resources and fields', () => {
   assert.deepEqual(problemsOf({ a: { provider: 'github', verify: 'none', actions: [{ reply: { lookup: 'people', by: 'name', template: '{name}' } }] } }), ['webhooks.sources.a.actions: reply answers text messages; provider github sends none (use twilio or vonage)']);
 });
 
-test('the config schema names unknown providers and keys', () => {
-  assert.throws(() => resolveConfig({ webhooks: { sources: { a: { provider: 'fax', verify: 'none' } } } }, { env: {} }), /webhooks\.sources\.a\.provider: must be one of/);
+test('an unknown provider is named with the known ones, and the config file with it', () => {
+  assert.deepEqual(problemsOf({ a: { provider: 'fax', verify: 'none' } }), [
+    'webhooks.sources.a.provider: unknown provider "fax"; known: postmark, sendgrid, mailgun, cloudmailin, twilio, vonage, standard-webhooks, github, stripe, generic',
+  ]);
+  assert.throws(() => compile({ a: { provider: 'fax', verify: 'none' } }, 'hooks.yaml'), /^ConfigError: Invalid configuration \(hooks\.yaml\):/);
+});
+
+test('the config schema checks the shape of a source', () => {
+  assert.throws(() => resolveConfig({ webhooks: { sources: { a: { provider: 'Fax!', verify: 'none' } } } }, { env: {} }), /webhooks\.sources\.a\.provider: must match pattern/);
   assert.throws(() => resolveConfig({ webhooks: { sources: { a: { provider: 'github' } } } }, { env: {} }), /webhooks\.sources\.a: missing required key "verify"/);
 });

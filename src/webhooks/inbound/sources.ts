@@ -3,7 +3,8 @@ import { parseBytes, parseDuration } from '../../config/sizes.js';
 import type { RestwellConfig, WebhookActionConfig, WebhookSourceConfig } from '../../config/types.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { RecordValidator } from '../../core/validate.js';
-import type { ProviderName } from './providers/index.js';
+import type { ProviderDescriptor } from './providers/provider-descriptor.js';
+import { findProvider, PROVIDERS, unknownProvider } from './providers/registry.js';
 import { checkVerifyConfig, schemeFor, type SchemeName, type VerifyConfig } from './verifiers/index.js';
 
 /** The `store` action, ready to run: its resource, validator and field → path mapping. */
@@ -25,7 +26,7 @@ export interface ReplyAction {
 /** A configured source, compiled once at start-up so no request re-reads the config. */
 export interface Source {
   name: string;
-  provider: ProviderName;
+  provider: ProviderDescriptor;
   verify: VerifyConfig;
   scheme: SchemeName;
   bodyLimit: number;
@@ -43,24 +44,52 @@ export interface Source {
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** What {@link compileSources} may be given besides the config. */
+export interface CompileOptions {
+  /** The providers sources may name; default {@link PROVIDERS}. */
+  providers?: readonly ProviderDescriptor[];
+}
+
 /**
- * Compiles `webhooks.sources` against the resources. Every problem (a verify config its provider
- * cannot use, an action naming an unknown resource or field) is collected and thrown as one
- * ConfigError naming the keys, so a bad source stops start-up instead of failing each delivery.
+ * Compiles `webhooks.sources` against the providers and resources. Every problem (an unknown
+ * provider, a verify config its provider cannot use, an action naming an unknown resource or field)
+ * is collected and thrown as one ConfigError naming the keys and the config's origin, so a bad
+ * source stops start-up instead of failing each delivery. Pure: it reads nothing and writes
+ * nothing, so it can run before the database is opened.
  */
-export function compileSources(config: RestwellConfig, resources: Map<string, ResourceDefinition>, validators: Map<string, RecordValidator>): Map<string, Source> {
+export function compileSources(
+  config: RestwellConfig,
+  resources: Map<string, ResourceDefinition>,
+  validators: Map<string, RecordValidator>,
+  options: CompileOptions = {},
+): Map<string, Source> {
+  const providers = options.providers ?? PROVIDERS;
   const problems: string[] = [];
   const sources = new Map<string, Source>();
   for (const [name, sc] of Object.entries(config.webhooks.sources)) {
     const at = `webhooks.sources.${name}`;
     const before = problems.length;
-    problems.push(...checkVerifyConfig(sc.provider, sc.verify).map((p) => `${at}.${p}`));
+    const provider = findProvider(sc.provider, providers);
+    if (provider) problems.push(...checkVerifyConfig(provider, sc.verify).map((p) => `${at}.${p}`));
+    else problems.push(`${at}.provider: ${unknownProvider(sc.provider, providers)}`);
     const source = compileActions(name, sc, config, resources, validators, (p) => problems.push(`${at}.${p}`));
-    if (problems.length === before) sources.set(name, source);
+    if (provider) checkProviderActions(source, provider, providers, (p) => problems.push(`${at}.${p}`));
+    if (problems.length === before && provider) sources.set(name, { ...source, provider, scheme: schemeFor(provider, source.verify) });
   }
-  if (problems.length) throw new ConfigError(problems, 'config');
+  if (problems.length) throw new ConfigError(problems, config.origin ?? 'config');
   return sources;
 }
+
+/** A source's actions that its provider cannot carry out. */
+function checkProviderActions(source: CompiledActions, provider: ProviderDescriptor, providers: readonly ProviderDescriptor[], problem: (p: string) => void): void {
+  if (source.reply && provider.kind !== 'sms') {
+    const texting = providers.filter((p) => p.kind === 'sms').map((p) => p.name);
+    problem(`actions: reply answers text messages; provider ${provider.name} sends none (use ${texting.join(' or ')})`);
+  }
+}
+
+/** A source before its provider is resolved. */
+type CompiledActions = Omit<Source, 'provider' | 'scheme'>;
 
 function compileActions(
   name: string,
@@ -69,20 +98,10 @@ function compileActions(
   resources: Map<string, ResourceDefinition>,
   validators: Map<string, RecordValidator>,
   problem: (p: string) => void,
-): Source {
-  const provider = sc.provider as ProviderName;
-  const verify = sc.verify as VerifyConfig;
-  let scheme: SchemeName = 'none';
-  try {
-    scheme = schemeFor(provider, verify);
-  } catch {
-    /* reported by checkVerifyConfig */
-  }
-  const source: Source = {
+): CompiledActions {
+  const source: CompiledActions = {
     name,
-    provider,
-    verify,
-    scheme,
+    verify: sc.verify as VerifyConfig,
     bodyLimit: sc.bodyLimit === undefined ? config.server.bodyLimit : parseBytes(sc.bodyLimit),
     maxJsonDepth: config.server.maxJsonDepth,
     rateLimit: sc.rateLimit && { name: `webhooks.${name}`, limit: sc.rateLimit.limit, windowSeconds: parseDuration(sc.rateLimit.window) },
@@ -116,9 +135,6 @@ function compileActions(
       source.emit = true;
     }
   });
-  if (source.reply && !['twilio', 'vonage'].includes(provider)) {
-    problem(`actions: reply answers text messages; provider ${provider} sends none (use twilio or vonage)`);
-  }
   source.hasAsync = Boolean(source.store) || source.emit;
   return source;
 }

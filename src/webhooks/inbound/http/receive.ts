@@ -10,10 +10,11 @@ import { recordFromMessage } from '../actions/store.js';
 import { sendRateLimited, UNVERIFIED_PER_ADDRESS } from '../delivery-limits.js';
 import { webhookHub } from '../hub.js';
 import { keptHeaders } from '../kept-headers.js';
-import { acceptsContentType, CONTENT_TYPES, mediaType, normalize, parsePayload, PayloadError, type NormalizeResult } from '../providers/index.js';
+import { mediaType, parsePayload } from '../payload/parse-payload.js';
+import { acceptsContentType, normalize, PayloadError, type NormalizeResult } from '../providers/index.js';
 import { acceptedResponse, rejectedResponse, sendStored } from './responses.js';
 import type { Source } from '../sources.js';
-import { eventIdFor, verify, type HeaderMap } from '../verifiers/index.js';
+import { verify, type HeaderMap } from '../verifiers/index.js';
 
 /**
  * `POST /webhooks/{source}`: content type, size, then verification of the raw bytes before
@@ -29,14 +30,14 @@ export function receiveWebhook(ctx: AppContext) {
     if (!source) return sendProblem(request, reply, 'not-found', `no webhook source is named "${name}"`);
     const contentType = request.headers['content-type'] ?? '';
     if (!acceptsContentType(source.provider, contentType)) {
-      return sendProblem(request, reply, 'unsupported-media-type', `${source.provider} sends ${CONTENT_TYPES[source.provider].join(' or ')}, not ${mediaType(contentType) || 'a body without Content-Type'}`);
+      return sendProblem(request, reply, 'unsupported-media-type', `${source.provider.name} sends ${source.provider.contentTypes.join(' or ')}, not ${mediaType(contentType) || 'a body without Content-Type'}`);
     }
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (rawBody.length > source.bodyLimit) return sendProblem(request, reply, 'body-too-large', `source ${name} accepts bodies up to ${source.bodyLimit} bytes`);
 
     const headers = request.headers as HeaderMap;
     const url = `${ctx.publicUrl ?? `${request.protocol}://${request.host}`}${request.originalUrl}`;
-    const verified = verify(source.provider, { rawBody, headers, url, contentType }, source.verify);
+    const verified = verify(source.scheme, { rawBody, headers, url, contentType }, source.verify);
     if (!verified.ok) {
       const flood = hub.limiter.hit(UNVERIFIED_PER_ADDRESS, request.ip);
       if (!flood.allowed) {
@@ -73,7 +74,8 @@ export function receiveWebhook(ctx: AppContext) {
       // A reply costs a lookup: answer a redelivery from the inbox instead of computing it again.
       const first = await ctx.store.inbox.findByEventId(name, eventId);
       if (first) return sendStored(reply, first.response);
-      response = acceptedResponse(source.provider, id, source.provider === 'vonage' ? undefined : await replyTo(ctx.store, source.reply, message.sms.text));
+      // A provider that reads no reply in its answer is not sent one, so none is looked up.
+      response = acceptedResponse(source.provider, id, source.provider.reply ? await replyTo(ctx.store, source.reply, message.sms.text) : undefined);
     } else response = acceptedResponse(source.provider, id);
 
     const status: DeliveryStatus = rejection ? 'failed' : source.hasAsync ? 'received' : 'processed';
@@ -112,9 +114,9 @@ function findEventId(source: Source, headers: HeaderMap, contentType: string, ra
     const v = headers[source.idHeader];
     return (Array.isArray(v) ? v[0] : v) || undefined;
   }
-  // Standard Webhooks and GitHub name the event in a header: no need to parse the body for it.
-  if (!source.idPath && (source.provider === 'standard-webhooks' || source.provider === 'github')) {
-    const fromHeaders = eventIdFor(source.provider, headers, undefined);
+  // Some providers name the event in a header: no need to parse the body for it.
+  if (!source.idPath && source.provider.eventIdInHeaders) {
+    const fromHeaders = source.provider.eventId(headers, undefined);
     if (fromHeaders) return fromHeaders;
   }
   const parsed = parsePayload(contentType, rawBody, source.maxJsonDepth);
@@ -122,5 +124,5 @@ function findEventId(source: Source, headers: HeaderMap, contentType: string, ra
     const v = valueAt(parsed, source.idPath);
     return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
   }
-  return eventIdFor(source.provider, headers, parsed);
+  return source.provider.eventId(headers, parsed);
 }

@@ -1,8 +1,9 @@
 import type { WebhookSourceConfig } from '../../../config/types.js';
-import { CONTENT_TYPES, type ProviderName } from '../providers/index.js';
+import { findProvider, type ProviderDescriptor } from '../providers/index.js';
 import { schemeFor, type VerifyConfig } from '../verifiers/index.js';
 import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
-import type { ProblemCode } from '../../../http/problems.js';
+import { PROBLEMS, type ProblemCode } from '../../../http/problems.js';
+import { mediaType } from '../payload/parse-payload.js';
 import type { Json } from '../../../http/openapi/components.js';
 import { header } from '../../../http/openapi/headers.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
@@ -10,7 +11,8 @@ import { representations } from '../../../resources/http/record-operations.js';
 import { linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
 
 const sourcesOf = (ctx: SchemaContext) => Object.entries<WebhookSourceConfig>(ctx.config.webhooks?.sources ?? {});
-const providers = (ctx: SchemaContext) => new Set(sourcesOf(ctx).map(([, s]) => s.provider as ProviderName));
+/** The providers of the configured sources (an unknown one is refused at start-up, so it has nothing to document). */
+const providers = (ctx: SchemaContext) => new Set(sourcesOf(ctx).flatMap(([, s]) => findProvider(s.provider) ?? []));
 
 /** `{source}`: one of the configured sources. */
 function sourceParameter(ctx: SchemaContext): Record<string, Json> {
@@ -25,30 +27,33 @@ function sourceList(ctx: SchemaContext): string {
 /** The source checks HTTP Basic credentials, so its 401 carries a Basic challenge. */
 function verifiesWithBasic(source: WebhookSourceConfig): boolean {
   try {
-    return schemeFor(source.provider as ProviderName, source.verify as VerifyConfig) === 'basic';
+    const provider = findProvider(source.provider);
+    return provider !== undefined && schemeFor(provider, source.verify as VerifyConfig) === 'basic';
   } catch {
     // A verify config the server would refuse at start-up: nothing to document about it.
     return false;
   }
 }
 
+/** The problems refusing a genuine delivery that can never be processed, for these providers, lowest status first. */
+function rejectionsOf(used: Set<ProviderDescriptor>): ProblemCode[] {
+  const codes = new Set([...used].map((p) => p.rejection ?? 'webhook-payload-invalid'));
+  return [...codes].sort((a, b) => PROBLEMS[a].status - PROBLEMS[b].status);
+}
+
 /** `POST /webhooks/{source}`: what each configured provider posts and what it is answered. */
 function receive(ctx: SchemaContext): OperationDoc {
   const used = providers(ctx);
-  const types = [...new Set([...used].flatMap((p) => CONTENT_TYPES[p] ?? []))];
+  const types = [...new Set([...used].flatMap((p) => p.contentTypes))];
   const basic = sourcesOf(ctx).some(([, s]) => verifiesWithBasic(s));
   const content: Json = {};
-  if ([...used].some((p) => p !== 'twilio')) {
+  if ([...used].some((p) => !p.reply)) {
     content['application/json'] = {
       schema: { type: 'object', required: ['received', 'id'], properties: { received: { type: 'boolean', const: true }, id: { type: 'string', description: 'The delivery in the inbox (`whd_…`)' } } },
     };
   }
-  if (used.has('twilio')) content['text/xml'] = { schema: { type: 'string', description: 'TwiML: `<Response/>`, or `<Response><Message>…</Message></Response>` for a reply action' } };
-  const rejections: ProblemCode[] = [
-    ...(used.has('postmark') ? (['webhook-rejected'] as const) : []),
-    ...(used.has('mailgun') ? (['webhook-not-acceptable'] as const) : []),
-    ...([...used].some((p) => p !== 'postmark' && p !== 'mailgun') ? (['webhook-payload-invalid'] as const) : []),
-  ];
+  for (const { reply } of used) if (reply) content[mediaType(reply.contentType)] = { schema: { type: 'string', description: reply.description } };
+  const rejections = rejectionsOf(used);
   return {
     description:
       `Receives a delivery from a configured source: ${sourceList(ctx)}. The raw body is verified first (signature or credentials, by provider); ` +

@@ -1,7 +1,12 @@
+import type { EncodedBody } from '../payload/form-body.js';
+import { isJsonType, JSON_TYPE, mediaType, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
+import { PayloadError } from '../payload/payload-error.js';
 import { bareContentId, base64Attachment, bytesAttachment, isObject, requireObject, str } from './email-helpers.js';
 import { splitAddresses, toIsoDate } from './mail-headers.js';
-import { parseForm } from './parse-payload.js';
-import { PayloadError, type EmailAttachment, type NormalizedEmail } from './types.js';
+import { pickHeader } from './pick.js';
+import type { ProviderDescriptor } from './provider-descriptor.js';
+import { fromHeader, jsonBody, sampleEmailDefaults, type SampleEmail } from './samples.js';
+import type { EmailAttachment, NormalizedEmail } from './types.js';
 
 const C = 'cloudmailin';
 
@@ -65,3 +70,28 @@ export function normalizeCloudmailinMultipart(contentType: string, rawBody: Buff
   email.attachments = form.files.map((f) => bytesAttachment(f.filename ?? '', f.contentType, f.data));
   return email;
 }
+
+/** A CloudMailin JSON (normalized format) post. */
+export function sampleCloudmailinEmail(o: SampleEmail = {}): EncodedBody {
+  const e = sampleEmailDefaults(o);
+  return jsonBody({
+    envelope: { to: e.to[0], recipients: e.to, from: e.from.email, helo_domain: 'mail.example.com', remote_ip: '192.0.2.10', tls: true, spf: { result: 'pass', domain: 'example.com' } },
+    headers: { from: fromHeader(e.from), to: e.to.join(', '), ...(e.cc.length ? { cc: e.cc.join(', ') } : {}), subject: e.subject, date: e.date, message_id: e.messageId, received: ['by mx.cloudmailin.net', 'by mail.example.com'] },
+    plain: e.text, html: e.html, reply_plain: null,
+    attachments: e.attachments.map((a) => ({ content: a.content.toString('base64'), file_name: a.name, content_type: a.type, size: a.content.length, disposition: 'attachment' })),
+  });
+}
+
+/** CloudMailin: JSON (normalized or original hash format) or multipart posts. */
+export const cloudmailin: ProviderDescriptor = {
+  name: C,
+  kind: 'email',
+  schemes: ['basic', 'header'],
+  contentTypes: [JSON_TYPE, MULTIPART_TYPE],
+  normalize: (contentType, rawBody, maxDepth) => ({
+    kind: 'email',
+    email: isJsonType(mediaType(contentType)) ? normalizeCloudmailin(parseJson(rawBody, C, maxDepth)) : normalizeCloudmailinMultipart(contentType, rawBody),
+  }),
+  eventId: (_headers, payload) => (isObject(payload) ? pickHeader(payload.headers, 'message_id') : undefined),
+  sample: ({ text }) => sampleCloudmailinEmail({ text, subject: text }),
+};

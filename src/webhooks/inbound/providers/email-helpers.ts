@@ -1,4 +1,5 @@
-import { PayloadError, type EmailAttachment } from './types.js';
+import { PayloadError } from '../payload/payload-error.js';
+import type { EmailAttachment } from './types.js';
 
 /** A string field, or '' when absent or not a string. */
 export function str(v: unknown): string {

@@ -1,4 +1,4 @@
-import { decodeText } from './parse-payload.js';
+import { decodeText } from '../payload/parse-payload.js';
 
 /**
  * Decodes RFC 2047 encoded words (`=?UTF-8?B?…?=`, `=?ISO-8859-1?Q?…?=`) in a header value.

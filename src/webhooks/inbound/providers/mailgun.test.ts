@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeForm } from './form-body.js';
+import { encodeForm } from '../payload/form-body.js';
 import { normalize } from './normalize.js';
-import { sampleMailgunEmail } from './samples.js';
+import { mailgun, sampleMailgunEmail } from './mailgun.js';
 
 describe('Mailgun route normalizer', () => {
   it('normalizes a urlencoded route post', async () => {
     const s = sampleMailgunEmail({ subject: 'Plain', text: 'just text', to: ['inbox@restwell.example'], date: 'Tue, 2 Jan 2024 10:00:00 +0100', messageId: '<mg@x>' });
     assert.match(s.contentType, /urlencoded/);
-    const r = await normalize('mailgun', s.contentType, s.body);
+    const r = await normalize(mailgun, s.contentType, s.body);
     const e = r.kind === 'email' ? r.email : assert.fail();
     assert.equal(e.from, 'Marge Simpson <marge@example.com>');
     assert.deepEqual(e.to, ['inbox@restwell.example']);
@@ -27,7 +27,7 @@ describe('Mailgun route normalizer', () => {
       { 'content-id-map': JSON.stringify({ '<logo@x>': 'attachment-2' }) },
     );
     assert.match(s.contentType, /multipart/);
-    const r = await normalize('mailgun', s.contentType, s.body);
+    const r = await normalize(mailgun, s.contentType, s.body);
     const e = r.kind === 'email' ? r.email : assert.fail();
     assert.deepEqual(e.attachments, [
       { name: 'people.csv', type: 'text/csv', size: csv.length, content: csv.toString('base64') },
@@ -40,7 +40,7 @@ describe('Mailgun route normalizer', () => {
       sender: 'bob@x.com', recipient: 'a@r.example,b@r.example', subject: 'Stored',
       attachments: JSON.stringify([{ url: 'https://storage.mailgun.net/v3/x', name: 'big.zip', 'content-type': 'application/zip', size: 1234 }]),
     });
-    const r = await normalize('mailgun', f.contentType, f.body);
+    const r = await normalize(mailgun, f.contentType, f.body);
     const e = r.kind === 'email' ? r.email : assert.fail();
     assert.equal(e.from, 'bob@x.com');
     assert.deepEqual(e.to, ['a@r.example', 'b@r.example']);
@@ -48,15 +48,15 @@ describe('Mailgun route normalizer', () => {
   });
 
   it('treats JSON as an event webhook', async () => {
-    const r = await normalize('mailgun', 'application/json', Buffer.from('{"event-data":{"event":"delivered"}}'));
+    const r = await normalize(mailgun, 'application/json', Buffer.from('{"event-data":{"event":"delivered"}}'));
     assert.deepEqual(r, { kind: 'event', payload: { 'event-data': { event: 'delivered' } } });
   });
 
   it('rejects malformed posts', async () => {
     const bad = encodeForm({ from: 'a@x', 'message-headers': 'not json' });
-    await assert.rejects(normalize('mailgun', bad.contentType, bad.body), /message-headers/);
+    await assert.rejects(normalize(mailgun, bad.contentType, bad.body), /message-headers/);
     const noFrom = encodeForm({ subject: 'x' });
-    await assert.rejects(normalize('mailgun', noFrom.contentType, noFrom.body), /from or sender/);
-    await assert.rejects(normalize('mailgun', 'text/html', Buffer.from('<p>')), /got text\/html/);
+    await assert.rejects(normalize(mailgun, noFrom.contentType, noFrom.body), /from or sender/);
+    await assert.rejects(normalize(mailgun, 'text/html', Buffer.from('<p>')), /got text\/html/);
   });
 });

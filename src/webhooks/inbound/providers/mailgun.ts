@@ -1,7 +1,12 @@
+import { encodeForm, encodeMultipart, type EncodedBody } from '../payload/form-body.js';
+import { FORM_TYPE, isJsonType, JSON_TYPE, mediaType, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
+import { PayloadError } from '../payload/payload-error.js';
 import { bareContentId, bytesAttachment, isObject, jsonField, str } from './email-helpers.js';
 import { addHeader, decodeEncodedWords, splitAddresses, toIsoDate } from './mail-headers.js';
-import { parseForm } from './parse-payload.js';
-import { PayloadError, type EmailAttachment, type NormalizedEmail } from './types.js';
+import { pick } from './pick.js';
+import type { ProviderDescriptor } from './provider-descriptor.js';
+import { fromHeader, sampleEmailDefaults, type SampleEmail } from './samples.js';
+import type { EmailAttachment, NormalizedEmail } from './types.js';
 
 const M = 'mailgun';
 
@@ -47,3 +52,38 @@ export function normalizeMailgun(contentType: string, rawBody: Buffer): Normaliz
     attachments,
   };
 }
+
+/** A Mailgun route "forward" post: urlencoded without attachments, multipart with them (or when asked). */
+export function sampleMailgunEmail(o: SampleEmail = {}, extra: Record<string, string> = {}, multipart = false): EncodedBody {
+  const e = sampleEmailDefaults(o);
+  const headers = [['From', fromHeader(e.from)], ['To', e.to.join(', ')], ['Subject', e.subject], ['Date', e.date], ['Message-Id', e.messageId]];
+  const fields: Record<string, string> = {
+    recipient: e.to.join(','), sender: e.from.email, from: fromHeader(e.from), subject: e.subject, To: e.to.join(', '),
+    Date: e.date, 'Message-Id': e.messageId, 'body-plain': e.text, 'body-html': e.html, 'stripped-text': e.text.trim(),
+    'message-headers': JSON.stringify(headers), 'attachment-count': String(e.attachments.length), ...extra,
+  };
+  if (e.cc.length) fields.Cc = e.cc.join(', ');
+  if (!multipart && e.attachments.length === 0) return encodeForm(fields);
+  return encodeMultipart(fields, e.attachments.map((a, i) => ({ field: `attachment-${i + 1}`, filename: a.name, contentType: a.type, data: a.content })));
+}
+
+/** Mailgun: routes post inbound mail as forms, event webhooks post JSON; both carry their signature in the body. */
+export const mailgun: ProviderDescriptor = {
+  name: M,
+  kind: 'email',
+  schemes: ['mailgun'],
+  contentTypes: [FORM_TYPE, MULTIPART_TYPE, JSON_TYPE],
+  normalize: (contentType, rawBody, maxDepth) =>
+    // JSON from Mailgun is an event webhook (delivered, opened, …), not an inbound message.
+    isJsonType(mediaType(contentType))
+      ? { kind: 'event', payload: parseJson(rawBody, M, maxDepth) }
+      : { kind: 'email', email: normalizeMailgun(contentType, rawBody) },
+  eventId: (_headers, payload) => {
+    const eventData = isObject(payload) ? payload['event-data'] : undefined;
+    const sig = isObject(payload) ? payload.signature : undefined;
+    return pick(payload, 'Message-Id', 'message-id', 'Message-ID') ?? pick(eventData, 'id') ?? pick(payload, 'token') ?? pick(sig, 'token');
+  },
+  sample: ({ text, signedFields }) => sampleMailgunEmail({ text, subject: text }, signedFields),
+  // Mailgun retries anything but 406, so 406 is how a genuine delivery that can never be processed is refused.
+  rejection: 'webhook-not-acceptable',
+};

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { normalize } from './normalize.js';
-import { normalizePostmark } from './postmark.js';
-import { samplePostmarkEmail } from './samples.js';
-import { PayloadError } from './types.js';
+import { PayloadError } from '../payload/payload-error.js';
+import { normalizePostmark, postmark, samplePostmarkEmail } from './postmark.js';
 
 const pdf = Buffer.from('%PDF-1.4 fake pdf bytes');
 
@@ -18,7 +17,7 @@ describe('Postmark inbound normalizer', () => {
       messageId: '<abc@mail.example.com>',
       attachments: [{ name: 'invoice.pdf', type: 'application/pdf', content: pdf }],
     });
-    const r = await normalize('postmark', 'application/json; charset=utf-8', s.body);
+    const r = await normalize(postmark, 'application/json; charset=utf-8', s.body);
     assert.equal(r.kind, 'email');
     const e = r.kind === 'email' ? r.email : assert.fail();
     assert.equal(e.from, 'Marge Simpson <marge@example.com>');
@@ -41,14 +40,14 @@ describe('Postmark inbound normalizer', () => {
   });
 
   it('rejects malformed payloads with PayloadError', async () => {
-    await assert.rejects(normalize('postmark', 'application/json', Buffer.from('{"From": ')), PayloadError);
-    await assert.rejects(normalize('postmark', 'application/json', Buffer.from('[1,2]')), /JSON object/);
-    await assert.rejects(normalize('postmark', 'application/json', Buffer.from('{"Subject":"no sender"}')), /From/);
-    await assert.rejects(normalize('postmark', 'application/json', Buffer.from('{"From":"a@x","Attachments":{}}')), /Attachments/);
+    await assert.rejects(normalize(postmark, 'application/json', Buffer.from('{"From": ')), PayloadError);
+    await assert.rejects(normalize(postmark, 'application/json', Buffer.from('[1,2]')), /JSON object/);
+    await assert.rejects(normalize(postmark, 'application/json', Buffer.from('{"Subject":"no sender"}')), /From/);
+    await assert.rejects(normalize(postmark, 'application/json', Buffer.from('{"From":"a@x","Attachments":{}}')), /Attachments/);
     await assert.rejects(
-      normalize('postmark', 'application/json', Buffer.from('{"From":"a@x","Attachments":[{"Name":"a","Content":"not base64!"}]}')),
+      normalize(postmark, 'application/json', Buffer.from('{"From":"a@x","Attachments":[{"Name":"a","Content":"not base64!"}]}')),
       /base64/,
     );
-    await assert.rejects(normalize('postmark', 'text/plain', Buffer.from('hi')), /postmark sends application\/json; got text\/plain/);
+    await assert.rejects(normalize(postmark, 'text/plain', Buffer.from('hi')), /postmark sends application\/json; got text\/plain/);
   });
 });

@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import type { EncodedBody } from '../payload/form-body.js';
+import { JSON_TYPE, parseJson } from '../payload/parse-payload.js';
+import { PayloadError } from '../payload/payload-error.js';
 import { base64Attachment, bareContentId, isObject, requireObject, str } from './email-helpers.js';
 import { addHeader, formatAddress, splitAddresses, toIsoDate } from './mail-headers.js';
-import { PayloadError, type NormalizedEmail } from './types.js';
+import { pick } from './pick.js';
+import type { ProviderDescriptor } from './provider-descriptor.js';
+import { jsonBody, sampleEmailDefaults, type SampleEmail } from './samples.js';
+import type { NormalizedEmail } from './types.js';
 
 const P = 'postmark';
 
@@ -44,3 +51,30 @@ export function normalizePostmark(body: unknown): NormalizedEmail {
     attachments,
   };
 }
+
+/** A Postmark inbound webhook body (JSON). */
+export function samplePostmarkEmail(o: SampleEmail = {}): EncodedBody {
+  const e = sampleEmailDefaults(o);
+  return jsonBody({
+    FromName: e.from.name ?? '', From: e.from.email, FromFull: { Email: e.from.email, Name: e.from.name ?? '', MailboxHash: '' },
+    To: e.to.join(', '), ToFull: e.to.map((a) => ({ Email: a, Name: '', MailboxHash: '' })),
+    Cc: e.cc.join(', '), CcFull: e.cc.map((a) => ({ Email: a, Name: '', MailboxHash: '' })),
+    OriginalRecipient: e.to[0], Subject: e.subject, MessageID: randomUUID(), ReplyTo: '', MailboxHash: '', Date: e.date,
+    TextBody: e.text, HtmlBody: e.html, StrippedTextReply: '', Tag: '',
+    Headers: [{ Name: 'Message-ID', Value: e.messageId }, { Name: 'X-Spam-Status', Value: 'No' }],
+    Attachments: e.attachments.map((a) => ({ Name: a.name, Content: a.content.toString('base64'), ContentType: a.type, ContentLength: a.content.length })),
+  });
+}
+
+/** Postmark inbound e-mail: JSON, authenticated with HTTP Basic credentials in the webhook URL. */
+export const postmark: ProviderDescriptor = {
+  name: P,
+  kind: 'email',
+  schemes: ['basic', 'header'],
+  contentTypes: [JSON_TYPE],
+  normalize: (_contentType, rawBody, maxDepth) => ({ kind: 'email', email: normalizePostmark(parseJson(rawBody, P, maxDepth)) }),
+  eventId: (_headers, payload) => pick(payload, 'MessageID'),
+  sample: ({ text }) => samplePostmarkEmail({ text, subject: text }),
+  // Postmark retries anything but 403, so 403 is how a genuine delivery that can never be processed is refused.
+  rejection: 'webhook-rejected',
+};

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeMultipart } from './form-body.js';
+import { encodeMultipart } from '../payload/form-body.js';
+import { PayloadError } from '../payload/payload-error.js';
 import { normalize } from './normalize.js';
-import { sampleSendgridEmail } from './samples.js';
-import { PayloadError } from './types.js';
+import { sampleSendgridEmail, sendgrid } from './sendgrid.js';
 
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
@@ -22,7 +22,7 @@ describe('SendGrid Inbound Parse normalizer', () => {
         { name: 'notes.txt', type: 'text/plain', content: 'eat\n' },
       ],
     });
-    const r = await normalize('sendgrid', s.contentType, s.body);
+    const r = await normalize(sendgrid, s.contentType, s.body);
     const e = r.kind === 'email' ? r.email : assert.fail('expected email');
     assert.equal(e.from, 'Homer Simpson <homer@example.com>');
     assert.deepEqual(e.to, ['inbox@restwell.example', '"Doe, Jane" <jane@example.com>']);
@@ -45,7 +45,7 @@ describe('SendGrid Inbound Parse normalizer', () => {
     const extra = Buffer.concat([Buffer.from(`Content-Disposition: form-data; name="text"\r\n\r\n`), latin1, Buffer.from('\r\n')]);
     const boundary = enc.contentType.split('boundary=')[1]!;
     const body = Buffer.concat([Buffer.from(`--${boundary}\r\n`), extra, enc.body]);
-    const r = await normalize('sendgrid', enc.contentType, body);
+    const r = await normalize(sendgrid, enc.contentType, body);
     const e = r.kind === 'email' ? r.email : assert.fail();
     assert.equal(e.text, 'Café crème');
     assert.equal(e.subject, 'Café');
@@ -53,12 +53,12 @@ describe('SendGrid Inbound Parse normalizer', () => {
 
   it('rejects raw-MIME mode, missing sender, bad JSON fields and non-multipart bodies', async () => {
     const raw = encodeMultipart({ email: 'From: a@x\r\n\r\nhi', to: 'b@y' });
-    await assert.rejects(normalize('sendgrid', raw.contentType, raw.body), /raw MIME/);
+    await assert.rejects(normalize(sendgrid, raw.contentType, raw.body), /raw MIME/);
     const noFrom = encodeMultipart({ to: 'b@y', subject: 'x' });
-    await assert.rejects(normalize('sendgrid', noFrom.contentType, noFrom.body), /from field/);
+    await assert.rejects(normalize(sendgrid, noFrom.contentType, noFrom.body), /from field/);
     const badInfo = encodeMultipart({ from: 'a@x', 'attachment-info': '{oops' });
-    await assert.rejects(normalize('sendgrid', badInfo.contentType, badInfo.body), /attachment-info/);
-    await assert.rejects(normalize('sendgrid', 'application/json', Buffer.from('{}')), PayloadError);
-    await assert.rejects(normalize('sendgrid', 'multipart/form-data; boundary=x', Buffer.from('--x\r\ngarbage')), PayloadError);
+    await assert.rejects(normalize(sendgrid, badInfo.contentType, badInfo.body), /attachment-info/);
+    await assert.rejects(normalize(sendgrid, 'application/json', Buffer.from('{}')), PayloadError);
+    await assert.rejects(normalize(sendgrid, 'multipart/form-data; boundary=x', Buffer.from('--x\r\ngarbage')), PayloadError);
   });
 });

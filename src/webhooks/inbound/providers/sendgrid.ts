@@ -1,7 +1,12 @@
+import { encodeMultipart, type EncodedBody } from '../payload/form-body.js';
+import { decodeText, MULTIPART_TYPE, parseForm } from '../payload/parse-payload.js';
+import { PayloadError } from '../payload/payload-error.js';
 import { bareContentId, bytesAttachment, isObject, jsonField } from './email-helpers.js';
 import { decodeEncodedWords, parseHeaderBlock, splitAddresses, toIsoDate } from './mail-headers.js';
-import { decodeText, parseForm } from './parse-payload.js';
-import { PayloadError, type EmailAttachment, type NormalizedEmail } from './types.js';
+import { pick } from './pick.js';
+import type { ProviderDescriptor } from './provider-descriptor.js';
+import { fromHeader, rawHeaders, sampleEmailDefaults, type SampleEmail } from './samples.js';
+import type { EmailAttachment, NormalizedEmail } from './types.js';
 
 const S = 'sendgrid';
 
@@ -46,3 +51,32 @@ export function normalizeSendgrid(contentType: string, rawBody: Buffer): Normali
     attachments,
   };
 }
+
+/** A SendGrid Inbound Parse post (multipart/form-data, parsed mode). */
+export function sampleSendgridEmail(o: SampleEmail = {}): EncodedBody {
+  const e = sampleEmailDefaults(o);
+  const info: Record<string, object> = {};
+  e.attachments.forEach((a, i) => (info[`attachment${i + 1}`] = { filename: a.name, name: a.name, type: a.type }));
+  const fields: Record<string, string> = {
+    headers: rawHeaders(e), dkim: '{@example.com : pass}', to: e.to.join(', '), from: fromHeader(e.from), subject: e.subject,
+    text: e.text, html: e.html, sender_ip: '192.0.2.10', envelope: JSON.stringify({ to: e.to, from: e.from.email }),
+    attachments: String(e.attachments.length), charsets: JSON.stringify({ to: 'UTF-8', from: 'UTF-8', subject: 'UTF-8', text: 'UTF-8', html: 'UTF-8' }), SPF: 'pass',
+  };
+  if (e.cc.length) fields.cc = e.cc.join(', ');
+  if (e.attachments.length) fields['attachment-info'] = JSON.stringify(info);
+  return encodeMultipart(fields, e.attachments.map((a, i) => ({ field: `attachment${i + 1}`, filename: a.name, contentType: a.type, data: a.content })));
+}
+
+/** SendGrid Inbound Parse in "parsed" mode: multipart/form-data. */
+export const sendgrid: ProviderDescriptor = {
+  name: S,
+  kind: 'email',
+  schemes: ['basic', 'header'],
+  contentTypes: [MULTIPART_TYPE],
+  normalize: (contentType, rawBody) => ({ kind: 'email', email: normalizeSendgrid(contentType, rawBody) }),
+  eventId: (_headers, payload) => {
+    const raw = pick(payload, 'headers');
+    return raw ? parseHeaderBlock(raw)['message-id'] : undefined;
+  },
+  sample: ({ text }) => sampleSendgridEmail({ text, subject: text }),
+};

@@ -1,5 +1,5 @@
 import { headerValue } from './headers.js';
-import { safeEqual } from './safe-equal.js';
+import { safeEqual } from '../../../core/safe-equal.js';
 import { fail, requireOptions, type Verifier } from './types.js';
 
 /**

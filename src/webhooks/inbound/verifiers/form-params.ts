@@ -1,4 +1,4 @@
-import { isJsonType, mediaType, parseForm, parseJson } from '../providers/parse-payload.js';
+import { isJsonType, mediaType, parseForm, parseJson } from '../payload/parse-payload.js';
 import { contentTypeOf } from './headers.js';
 import type { VerifyInput } from './types.js';
 

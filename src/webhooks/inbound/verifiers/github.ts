@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { headerValue } from './headers.js';
-import { safeEqual } from './safe-equal.js';
+import { safeEqual } from '../../../core/safe-equal.js';
 import { fail, requireOptions, type Verifier } from './types.js';
 
 function hexSignature(secret: string, body: Buffer): string {

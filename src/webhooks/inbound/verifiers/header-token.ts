@@ -1,5 +1,5 @@
 import { headerValue } from './headers.js';
-import { safeEqualAny } from './safe-equal.js';
+import { safeEqualAny } from '../../../core/safe-equal.js';
 import { fail, requireOptions, type Verifier } from './types.js';
 
 /**

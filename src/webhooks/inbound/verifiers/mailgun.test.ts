@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { encodeForm, encodeMultipart } from '../providers/form-body.js';
+import { encodeForm, encodeMultipart } from '../payload/form-body.js';
 import { signMailgun, verifyMailgun } from './mailgun.js';
 
 const key = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { isJsonType, mediaType, parseForm, parseJson } from '../providers/parse-payload.js';
+import { isJsonType, mediaType, parseForm, parseJson } from '../payload/parse-payload.js';
 import { contentTypeOf } from './headers.js';
-import { safeEqual } from './safe-equal.js';
+import { safeEqual } from '../../../core/safe-equal.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, type Verifier, type VerifyInput } from './types.js';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { headerValue } from './headers.js';
-import { safeEqualAny } from './safe-equal.js';
+import { safeEqualAny } from '../../../core/safe-equal.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, VerifyConfigError, type Verifier } from './types.js';
 

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { parseForm } from '../providers/parse-payload.js';
+import { parseForm } from '../payload/parse-payload.js';
 import { contentTypeOf, headerValue } from './headers.js';
-import { safeEqual, safeEqualAny } from './safe-equal.js';
+import { safeEqual, safeEqualAny } from '../../../core/safe-equal.js';
 import { signedUrl, withoutPort, withPort } from './signed-url.js';
 import { fail, requireOptions, type Verifier } from './types.js';
 

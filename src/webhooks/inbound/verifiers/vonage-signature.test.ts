@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeForm } from '../providers/form-body.js';
+import { encodeForm } from '../payload/form-body.js';
 import { signVonage, verifyVonageSignature, vonageSignature } from './vonage-signature.js';
 
 const now = 1_461_605_396_000;

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { signedParams } from './form-params.js';
-import { safeEqual } from './safe-equal.js';
+import { safeEqual } from '../../../core/safe-equal.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, type VerifyInput, type Verifier, type VonageSignatureMethod } from './types.js';
 

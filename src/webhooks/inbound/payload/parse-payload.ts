@@ -1,6 +1,11 @@
 import { exceedsDepth } from '../../../core/json-depth.js';
 import { headerParam, parseMultipart, type MultipartPart } from './multipart.js';
-import { PayloadError } from './types.js';
+import { PayloadError } from './payload-error.js';
+
+/** The media types webhook bodies come in. */
+export const JSON_TYPE = 'application/json';
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+export const MULTIPART_TYPE = 'multipart/form-data';
 
 /** The bare media type of a Content-Type value, lower-cased (`application/json`). */
 export function mediaType(contentType: string | undefined): string {
@@ -36,11 +41,11 @@ export function parseForm(contentType: string | undefined, rawBody: Buffer): Par
   const type = mediaType(contentType);
   const fields: Record<string, string[]> = Object.create(null);
   const add = (k: string, v: string) => (fields[k] ??= []).push(v);
-  if (type === 'application/x-www-form-urlencoded') {
+  if (type === FORM_TYPE) {
     for (const [k, v] of new URLSearchParams(rawBody.toString('utf8'))) add(k, v);
     return { fields, files: [], parts: [] };
   }
-  if (type === 'multipart/form-data') {
+  if (type === MULTIPART_TYPE) {
     const parts = parseMultipart(rawBody, contentType!);
     const files: MultipartPart[] = [];
     for (const part of parts) {
@@ -81,7 +86,7 @@ export function parseJson(rawBody: Buffer, provider?: string, maxDepth?: number)
 
 /** True for `application/json` and `application/*+json`. */
 export function isJsonType(type: string): boolean {
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+  return type === JSON_TYPE || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 /**
@@ -92,7 +97,7 @@ export function isJsonType(type: string): boolean {
 export function parsePayload(contentType: string | undefined, rawBody: Buffer, maxDepth?: number): unknown {
   const type = mediaType(contentType);
   if (isJsonType(type)) return parseJson(rawBody, undefined, maxDepth);
-  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+  if (type === FORM_TYPE || type === MULTIPART_TYPE) {
     return firstValues(parseForm(contentType, rawBody).fields);
   }
   throw new PayloadError(`cannot parse a body of type ${type || '(none)'}`);

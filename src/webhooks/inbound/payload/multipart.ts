@@ -1,4 +1,4 @@
-import { PayloadError } from './types.js';
+import { PayloadError } from './payload-error.js';
 
 /** One part of a multipart/form-data body, with its bytes untouched. */
 export interface MultipartPart {

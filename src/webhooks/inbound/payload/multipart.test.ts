@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeMultipart } from './form-body.js';
 import { headerParam, parseMultipart } from './multipart.js';
-import { PayloadError } from './types.js';
+import { PayloadError } from './payload-error.js';
 
 describe('parseMultipart', () => {
   it('reads what undici\'s FormData serializer writes, bytes intact', async () => {
