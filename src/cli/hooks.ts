@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
+import { databaseLocation } from '../store/database-location.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { findProvider } from '../webhooks/inbound/providers/registry.js';
 import { sampleRequest } from '../webhooks/inbound/sample-request.js';
@@ -49,7 +50,7 @@ export function hooksBanner(config: RestwellConfig, port: number, configFile?: s
     ...(port !== DEFAULTS.server.port ? [`--url http://localhost:${port}`] : []),
     ...(configFile ? [`--config ${configFile}`] : []),
     // The demo's generated secrets sit next to its database, so hooks send must find the same file.
-    ...(!configFile && config.database !== DEFAULTS.database && !/^postgres/i.test(config.database) ? [`--db ${config.database}`] : []),
+    ...(!configFile && config.database !== DEFAULTS.database && databaseLocation(config.database).kind !== 'server' ? [`--db ${config.database}`] : []),
   ].join(' ');
   const lines = names.slice(0, 4).map((name) => {
     // A text message gets a text worth replying to; the demo answers "who is homer?" with a number.

@@ -96,8 +96,9 @@ function banner(config: RestwellConfig, resources: string[], port: number, worke
 function redact(url: string): string {
   try {
     const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.protocol.startsWith('postgres') ? u.toString() : url;
+    if (!u.password) return url;
+    u.password = '***';
+    return u.toString();
   } catch {
     return url;
   }

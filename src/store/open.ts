@@ -1,16 +1,13 @@
+import { databaseLocation } from './database-location.js';
 import type { Store } from './store.js';
 
-/** True for a `postgres://` or `postgresql://` database URL. */
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
-
 /**
- * Opens the engine a database URL names: PostgreSQL for `postgres://…`, otherwise an SQLite file
- * path or `sqlite:` URL. The only place that chooses an engine by name.
+ * Opens the engine a database URL names: PostgreSQL for a server (`postgres://…`), otherwise
+ * SQLite (a file, or memory). The only place that chooses an engine; each is loaded on demand, so
+ * a process never loads the driver of an engine it does not use.
  */
 export async function openStore(url: string): Promise<Store> {
-  if (isPostgresUrl(url)) {
+  if (databaseLocation(url).kind === 'server') {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
     return PostgresStore.connect(url);
   }

@@ -6,14 +6,6 @@ import type { ListQuery, Page } from './list-query.js';
 import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from './idempotency.js';
 import type { Inbox } from './inbox.js';
 
-/** Where behaviour truly differs between engines; code branches on these, never on engine names. */
-export interface StoreCapabilities {
-  /** Concurrent writes from one process are grouped into one durable commit. */
-  groupCommit: boolean;
-  /** Several server processes (nodes) may share this database at once. */
-  sharedAcrossNodes: boolean;
-}
-
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
   | { put: Record<string, unknown> }
@@ -58,7 +50,6 @@ export interface SyncReport {
  * resolves only once the change is durably committed.
  */
 export interface Store {
-  readonly capabilities: StoreCapabilities;
   /** Inbound webhook deliveries, de-duplicated per source, and their processing state. */
   readonly inbox: Inbox;
 

@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { request } from 'undici';
 import { DEMO_CONFIG } from '../../src/config/defaults.js';
 import type { RestwellServer } from '../../src/app/server.js';
-import { sqlitePath } from '../../src/store/sqlite/sqlite-store.js';
+import { databaseFile } from '../../src/store/database-location.js';
 import { engines } from '../../src/test-support/test-server.js';
 import { sampleRequest } from '../../src/webhooks/inbound/sample-request.js';
 import { ConformanceChecker, type Exchange } from '../../src/test-support/openapi-conformance.js';
@@ -197,7 +197,7 @@ for (const engine of engines) {
 
       // 503: the SQLite database locked by another process (PostgreSQL outages: pg-faults.test.ts).
       if (engine.name === 'sqlite') {
-        const other = new BetterSqlite3(sqlitePath(server.app.restwell.config.database));
+        const other = new BetterSqlite3(databaseFile(server.app.restwell.config.database)!);
         other.exec('BEGIN EXCLUSIVE');
         try {
           await send('POST', '/characters', { name: 'Maggie' }, admin);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
-import { sqlitePath } from '../../src/store/sqlite/sqlite-store.js';
+import { databaseFile } from '../../src/store/database-location.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 
 const json = { 'content-type': 'application/json' };
@@ -16,7 +16,7 @@ describe('SQLite database locked by another process', () => {
   before(async () => {
     server = await testServer(engines.find((e) => e.name === 'sqlite'));
     // What another program (or a `serve --workers` sibling stuck mid-batch) would hold.
-    other = new BetterSqlite3(sqlitePath(server.app.restwell.config.database));
+    other = new BetterSqlite3(databaseFile(server.app.restwell.config.database)!);
   });
   after(async () => {
     if (other.inTransaction) other.exec('ROLLBACK');

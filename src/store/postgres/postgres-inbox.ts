@@ -3,7 +3,7 @@ import { applyAttempt, toDelivery, type AttemptOutcome, type Delivery, type Deli
 import { firstGeneration, newEventId } from '../records.js';
 import { PG_TEXT, unstorableText } from './postgres-codec.js';
 import { unavailableOr } from './postgres-errors.js';
-import type { Writer } from './postgres-writer.js';
+import type { Writer } from './postgres-transaction.js';
 
 /** The inbox table; created with the engine's own tables. Times are ISO text, compared bytewise. */
 export const PG_INBOX_DDL = `

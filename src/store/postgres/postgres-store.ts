@@ -15,12 +15,12 @@ import * as events from './postgres-events.js';
 import * as idempotency from './postgres-idempotency.js';
 import * as documents from './postgres-documents.js';
 import type { EventQuery, EventVisibility } from '../event-query.js';
-import { PG_SYSTEM_DDL, pgBuilder } from './postgres-kysely.js';
+import { pgBuilder } from './postgres-kysely.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
 import { PG_INBOX_DDL, PostgresInbox } from './postgres-inbox.js';
 import { createPool, parseTarget } from './postgres-pool.js';
-import { syncPostgresSchema } from './postgres-schema.js';
-import { RetryWrite, Writer, type Transaction } from './postgres-writer.js';
+import { PG_SYSTEM_DDL, syncPostgresSchema } from './postgres-schema.js';
+import { RetryWrite, Writer, type Transaction } from './postgres-transaction.js';
 
 const codec = { encode, decode };
 
@@ -31,7 +31,6 @@ const codec = { encode, decode };
  * from SQLSTATE and constraint names; losing the database maps to StoreUnavailableError (503).
  */
 export class PostgresStore implements Store {
-  readonly capabilities = { groupCommit: false, sharedAcrossNodes: true };
   private readonly writer: Writer;
   readonly inbox: Inbox;
 

@@ -3,7 +3,7 @@ import type { StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { applyAttempt, toDelivery, type AttemptOutcome, type Delivery, type EffectResult, type DeliveryStatus, type Inbox, type NewDelivery } from '../inbox.js';
 import { newEventId, type changeEvent } from '../records.js';
-import type { GroupCommit } from './group-commit.js';
+import type { GroupCommit } from './sqlite-group-commit.js';
 
 /** The inbox table; created with the engine's own tables. */
 export const SQLITE_INBOX_DDL = `

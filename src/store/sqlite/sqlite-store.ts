@@ -13,19 +13,14 @@ import {
 import { buildEventByIdQuery, buildEventQuery, type EventQuery, type EventVisibility } from '../event-query.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from '../store.js';
 import type { Inbox } from '../inbox.js';
-import { GroupCommit } from './group-commit.js';
+import { databaseLocation } from '../database-location.js';
+import { GroupCommit } from './sqlite-group-commit.js';
 import { SQLITE_INBOX_DDL, SqliteInbox } from './sqlite-inbox.js';
 import { decode, encode } from './sqlite-codec.js';
-import { SQLITE_SYSTEM_DDL, sqliteBuilder, upgradeSqliteSystemTables } from './sqlite-kysely.js';
-import { syncSqliteSchema } from './sqlite-schema.js';
+import { sqliteBuilder } from './sqlite-kysely.js';
+import { SQLITE_SYSTEM_DDL, syncSqliteSchema, upgradeSqliteSystemTables } from './sqlite-schema.js';
 
 const codec = { encode, decode };
-
-/** Turns `sqlite:./x.db`, `sqlite:///abs.db`, `file:x.db` or a plain path into a file path. */
-export function sqlitePath(url: string): string {
-  if (url === ':memory:' || url === 'sqlite::memory:') return ':memory:';
-  return url.replace(/^sqlite:(\/\/)?/, '').replace(/^file:/, '');
-}
 
 /**
  * The embedded engine: one better-sqlite3 connection in WAL mode. Writes go through a group
@@ -33,14 +28,15 @@ export function sqlitePath(url: string): string {
  * prepared statements.
  */
 export class SqliteStore implements Store {
-  readonly capabilities = { groupCommit: true, sharedAcrossNodes: false };
   private readonly db: Database;
   private readonly writer: GroupCommit;
   private readonly statements = new Map<string, Statement>();
   readonly inbox: Inbox;
 
   constructor(url: string) {
-    const path = sqlitePath(url);
+    const location = databaseLocation(url);
+    if (location.kind === 'server') throw new Error('a database server URL names no SQLite file');
+    const path = location.kind === 'file' ? location.path : ':memory:';
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');

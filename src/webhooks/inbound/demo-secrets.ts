@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULTS } from '../../config/defaults.js';
-import { isPostgresUrl } from '../../store/open.js';
-import { sqlitePath } from '../../store/sqlite/sqlite-store.js';
+import { databaseDirectory } from '../../store/database-location.js';
 
 /** The environment variables the demo config's webhook sources read their secrets from. */
 export const DEMO_SECRET_NAMES = ['MAIL_HOOK_USER', 'MAIL_HOOK_PASSWORD', 'TWILIO_AUTH_TOKEN'] as const;
@@ -18,8 +17,7 @@ const generators: Record<(typeof DEMO_SECRET_NAMES)[number], () => string> = {
 /** Where the demo keeps its generated secrets: next to the SQLite file, else in ./data. */
 export function demoSecretsPath(database: string | undefined): string {
   const db = database ?? DEFAULTS.database;
-  const path = isPostgresUrl(db) ? ':memory:' : sqlitePath(db);
-  return join(path === ':memory:' ? './data' : dirname(path), 'demo-secrets.json');
+  return join(databaseDirectory(db) ?? './data', 'demo-secrets.json');
 }
 
 /**
