@@ -5,11 +5,12 @@ import { idempotencyHooks } from '../http/idempotency.js';
 import { createHttpServer } from '../http/connections.js';
 import { handleError, handleNotFound, KNOWN_METHODS } from '../http/errors.js';
 import { jsonBodyParser } from '../http/json-body.js';
+import { parseMediaType } from '../http/media-type.js';
 import { sendProblem } from '../http/problems.js';
-import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES } from '../http/body-types.js';
-import { PATCH_TYPES } from '../resources/http/patch.js';
+import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES, PATCH_TYPES } from '../http/body-types.js';
 import { methodOf } from '../http/respond.js';
-import { routeTable, type Route } from './routes.js';
+import type { DocRoute } from '../http/route.js';
+import { routeTable } from './routes.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
@@ -85,11 +86,11 @@ function withRedaction(logger: boolean | { level: string }) {
  * POST and PUT take JSON; PATCH takes only the patch types. Anything else is 415 with the
  * header that lists what the method takes (Accept-Post, Accept, Accept-Patch).
  */
-function bodyTypeCheck(route: Route) {
+function bodyTypeCheck(route: DocRoute) {
   if (route.kind !== 'patch' && route.kind !== 'create' && route.kind !== 'replace') return undefined;
   const accepted = bodyTypesFor(route.method);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const { type } = parseMediaType(request.headers['content-type']);
     if (request.body === undefined && !type) return;
     if (accepted.includes(type)) return;
     advertiseBodyTypes(reply, route.method);
@@ -97,8 +98,8 @@ function bodyTypeCheck(route: Route) {
   };
 }
 
-function routesByPath(routes: Route[]): Map<string, Route[]> {
-  const byPath = new Map<string, Route[]>();
+function routesByPath(routes: DocRoute[]): Map<string, DocRoute[]> {
+  const byPath = new Map<string, DocRoute[]>();
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   return byPath;
 }
@@ -108,7 +109,7 @@ function routesByPath(routes: Route[]): Map<string, Route[]> {
  * POST takes a body of known types (webhook receivers take whatever their provider sends);
  * every other known method gets 405 + Allow.
  */
-function registerMethodFallbacks(app: FastifyInstance, path: string, routes: Route[]) {
+function registerMethodFallbacks(app: FastifyInstance, path: string, routes: DocRoute[]) {
   const allowed = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).concat('OPTIONS'))];
   const allow = allowed.join(', ');
   const post = routes.find((r) => r.method === 'POST' && !r.rawBody);

@@ -1,49 +1,43 @@
 import { AuthService } from '../auth/auth-service.js';
-import type { Principal } from '../auth/principal.js';
+import type { AuthContext } from '../auth/http/auth-context.js';
 import type { RestwellConfig } from '../config/types.js';
-import type { ResourceDefinition } from '../core/resource.js';
-import { defineResources } from '../core/resource.js';
+import { defineResources, type ResourceDefinition } from '../core/resource.js';
 import { RecordValidator } from '../core/validate.js';
 import type { Store } from '../store/store.js';
+import { WebhookHub } from '../webhooks/inbound/hub.js';
+import type { WebhookContext } from '../webhooks/inbound/http/webhook-context.js';
+import { compileSources, type Source } from '../webhooks/inbound/sources.js';
 
-/** Everything a route handler needs, built once at start-up. */
-export interface AppContext {
-  config: RestwellConfig;
-  store: Store;
+/** Everything a route handler of any feature needs, built once at start-up. */
+export interface AppContext extends AuthContext, WebhookContext {}
+
+/** What the config alone decides: derived, and so fully checked, before anything is opened. */
+export interface AppPlan {
   resources: Map<string, ResourceDefinition>;
   validators: Map<string, RecordValidator>;
-  /** The externally visible base URL without a trailing slash, when configured. */
-  publicUrl?: string;
-  /** Bearer tokens, API keys, the OAuth token endpoint's state, rate limits. */
-  auth: AuthService;
+  sources: Map<string, Source>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    restwell: AppContext;
-  }
-  interface FastifyRequest {
-    /** The authenticated subject (token `sub` or API key owner), when there is one. */
-    subject?: string;
-    /** The verified credential the request carries, when there is one. */
-    principal?: Principal;
-    /**
-     * Set by an `owner` access rule: only records owned by this subject exist for this request
-     * (others are 404 and absent from lists).
-     */
-    visibleOwner?: string;
-  }
-}
-
-/** Builds the context for a config and an opened store. */
-export function createContext(config: RestwellConfig, store: Store): AppContext {
+/**
+ * Checks the whole config against itself (resources, their relations, webhook sources and their
+ * actions) without touching a database or a file; throws ConfigError naming every bad key.
+ */
+export function planApp(config: RestwellConfig): AppPlan {
   const list = defineResources(config);
+  const resources = new Map(list.map((r) => [r.name, r]));
+  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
+  return { resources, validators, sources: compileSources(config, resources, validators) };
+}
+
+/** Builds the context for a config, its plan and an opened store. */
+export function createContext(config: RestwellConfig, store: Store, plan: AppPlan = planApp(config)): AppContext {
   return {
     config,
     store,
-    resources: new Map(list.map((r) => [r.name, r])),
-    validators: new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)])),
+    resources: plan.resources,
+    validators: plan.validators,
     publicUrl: config.server.publicUrl?.replace(/\/$/, ''),
     auth: new AuthService(config, store),
+    webhooks: new WebhookHub(plan.sources, store, config),
   };
 }

@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { PATCH_TYPES } from '../resources/http/patch.js';
+
+/** The patch formats PATCH takes: JSON Merge Patch (RFC 7396) and JSON Patch (RFC 6902). */
+export const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json'] as const;
 
 /** The body types POST and PUT take on JSON routes. */
 export const JSON_BODY_TYPES = ['application/json', 'application/hal+json'] as const;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from '../core/record.js';
 import type { AppliedWrite, IdempotencyCompletion } from '../store/idempotency.js';
-import type { AppContext } from '../app/context.js';
+import type { HttpContext } from './context.js';
 import { halRecord, recordPath } from './hal.js';
 import { sendProblem } from './problems.js';
 import { sendRepresentation } from './respond.js';
@@ -43,7 +43,7 @@ export function requestFingerprint(method: string, url: string, contentType: str
  * response rebuilt from the record the write made. The same key with a different request is 422;
  * a retry while the first is still running is 409. Keys are scoped by `keyScope`.
  */
-export function idempotencyHooks(ctx: AppContext) {
+export function idempotencyHooks(ctx: HttpContext) {
   const ttlMs = ctx.config.idempotency.ttlSeconds * 1000;
 
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -110,7 +110,7 @@ export function idempotencyHooks(ctx: AppContext) {
  * process died in between): the same status and Location, the record as it is now. If the record
  * has been deleted since, the status and Location alone.
  */
-async function replayApplied(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, applied: AppliedWrite) {
+async function replayApplied(ctx: HttpContext, request: FastifyRequest, reply: FastifyReply, applied: AppliedWrite) {
   const resource = ctx.resources.get(applied.resource)!;
   const created = applied.outcome === 'created';
   const record = await ctx.store.get(resource, applied.recordId);

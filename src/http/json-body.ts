@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError, ValidationError } from '../core/errors.js';
 import { describeJsonHazard, findJsonHazard } from '../core/json-hazards.js';
+import { parseMediaType } from './media-type.js';
 
 // fatal: a byte sequence that is not UTF-8 is an error, never silently U+FFFD. A leading BOM is dropped.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -28,7 +29,7 @@ export function jsonBodyParser(maxDepth: number) {
  * parser does), 422 naming the field for numbers beyond a double and for nesting deeper than `maxDepth`.
  */
 export function parseJsonBody(contentType: string | undefined, body: Buffer, maxDepth: number): unknown {
-  const charset = charsetOf(contentType ?? '');
+  const { charset } = parseMediaType(contentType).params;
   if (charset !== undefined && !UTF8_LABELS.has(charset.toLowerCase())) {
     throw new DomainError('unsupported-media-type', `charset=${charset} is not accepted: JSON bodies are UTF-8 (RFC 8259 §8.1); send charset=utf-8 or no charset`);
   }
@@ -50,9 +51,4 @@ export function parseJsonBody(contentType: string | undefined, body: Buffer, max
   const detail = describeJsonHazard(hazard, maxDepth);
   if (hazard.kind === 'prototype-key') throw new DomainError('malformed-json', `the member at ${hazard.pointer} ${detail}`);
   throw new ValidationError([{ pointer: hazard.pointer, detail }]);
-}
-
-function charsetOf(contentType: string): string | undefined {
-  const m = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  return m ? (m[1] ?? m[2]) : undefined;
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../core/errors.js';
 import type { Link } from './hal.js';
 import { sendRepresentation } from './respond.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../resources/http/list-params.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './page-size.js';
 
 /** A validated request for one page of an append-only log (the event log, a webhook inbox). */
 export interface LogPageRequest {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { parseMediaType } from './media-type.js';
 
 /** The representations the server can produce for a resource. */
 export type Representation = 'json' | 'hal' | 'html';
@@ -19,9 +20,8 @@ export function negotiate(request: Pick<FastifyRequest, 'headers'>): Representat
   if (hit) return hit;
   let best: { rep: Representation; q: number } = { rep: 'json', q: 0 };
   for (const part of accept.split(',')) {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.find((p) => p.trim().startsWith('q='));
-    const q = qParam ? Number(qParam.trim().slice(2)) : 1;
+    const { type, params } = parseMediaType(part);
+    const q = params.q === undefined ? 1 : Number(params.q);
     const rep = type === 'application/hal+json' ? 'hal' : type === 'text/html' ? 'html' : type === 'application/json' || type === '*/*' || type === 'application/*' ? 'json' : undefined;
     if (rep && q > best.q) best = { rep, q };
   }

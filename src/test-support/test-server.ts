@@ -29,6 +29,6 @@ export { engines };
 
 /** Headers carrying a fresh API key with these scopes (admin `*` by default). */
 export async function bearer(server: RestwellServer, scopes: string[] = ['*']): Promise<Record<string, string>> {
-  const { key } = await server.app.restwell.auth.apiKeys.create({ name: 'test', scopes });
+  const { key } = await server.context.auth.apiKeys.create({ name: 'test', scopes });
   return { authorization: `Bearer ${key}` };
 }

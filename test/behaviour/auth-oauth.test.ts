@@ -21,10 +21,10 @@ for (const engine of engines) {
       server = await testServer(engine, AUTH_CONFIG);
       await server.app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
-      const created = await server.app.restwell.auth.clients.create({ name: 'writer', scopes: ['characters:write', 'characters:read'] });
+      const created = await server.context.auth.clients.create({ name: 'writer', scopes: ['characters:write', 'characters:read'] });
       client = { client_id: created.info.clientId };
       secret = created.clientSecret;
-      const a = await server.app.restwell.auth.clients.create({ name: 'operator', scopes: ['*'] });
+      const a = await server.context.auth.clients.create({ name: 'operator', scopes: ['*'] });
       admin = { client: { client_id: a.info.clientId }, secret: a.clientSecret };
       as = await oauth.processDiscoveryResponse(new URL(base), await oauth.discoveryRequest(new URL(base), { ...insecure, algorithm: 'oauth2' }));
     });
@@ -91,13 +91,13 @@ for (const engine of engines) {
 
     test("another client's token is inactive to a client, visible to an admin client; API keys only to the admin", async () => {
       const { access_token } = await token(oauth.ClientSecretBasic(secret));
-      const other = await server.app.restwell.auth.clients.create({ name: 'other', scopes: ['characters:read'] });
+      const other = await server.context.auth.clients.create({ name: 'other', scopes: ['characters:read'] });
       const o = { client_id: other.info.clientId };
       const seen = await oauth.processIntrospectionResponse(as, o, await oauth.introspectionRequest(as, o, oauth.ClientSecretBasic(other.clientSecret), access_token, insecure));
       assert.equal(seen.active, false);
       const byAdmin = await oauth.processIntrospectionResponse(as, admin.client, await oauth.introspectionRequest(as, admin.client, oauth.ClientSecretBasic(admin.secret), access_token, insecure));
       assert.equal(byAdmin.active, true);
-      const { key } = await server.app.restwell.auth.apiKeys.create({ name: 'k', scopes: ['characters:write'] });
+      const { key } = await server.context.auth.apiKeys.create({ name: 'k', scopes: ['characters:write'] });
       const keyInfo = await oauth.processIntrospectionResponse(as, admin.client, await oauth.introspectionRequest(as, admin.client, oauth.ClientSecretBasic(admin.secret), key, insecure));
       assert.equal(keyInfo.active, true);
       assert.equal(keyInfo.scope, 'characters:write');
@@ -142,11 +142,11 @@ for (const engine of engines) {
     });
 
     test('deleting a client ends its tokens', async () => {
-      const c = await server.app.restwell.auth.clients.create({ name: 'short-lived', scopes: ['characters:write'] });
+      const c = await server.context.auth.clients.create({ name: 'short-lived', scopes: ['characters:write'] });
       const cl = { client_id: c.info.clientId };
       const res = await oauth.processClientCredentialsResponse(as, cl, await oauth.clientCredentialsGrantRequest(as, cl, oauth.ClientSecretBasic(c.clientSecret), {}, insecure));
-      await server.app.restwell.auth.clients.delete(c.info.clientId);
-      server.app.restwell.auth.cache.clear();
+      await server.context.auth.clients.delete(c.info.clientId);
+      server.context.auth.cache.clear();
       const use = await fetch(`${base}/characters`, { method: 'POST', headers: { authorization: `Bearer ${res.access_token}`, 'content-type': 'application/json' }, body: '{"name":"x"}' });
       assert.equal(use.status, 401);
     });
@@ -154,7 +154,7 @@ for (const engine of engines) {
     test('signing key rotation: old tokens keep working, new tokens use the new kid, both are published', async () => {
       const before = await token(oauth.ClientSecretBasic(secret), 'characters:write');
       const oldKid = decodeProtectedHeader(before.access_token).kid;
-      const rotated = await server.app.restwell.auth.keyring.rotate();
+      const rotated = await server.context.auth.keyring.rotate();
       const afterRotation = await token(oauth.ClientSecretBasic(secret), 'characters:write');
       assert.equal(decodeProtectedHeader(afterRotation.access_token).kid, rotated.kid);
       assert.notEqual(rotated.kid, oldKid);

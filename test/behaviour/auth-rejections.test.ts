@@ -14,7 +14,7 @@ for (const engine of engines) {
     let clientId: string;
     before(async () => {
       server = await testServer(engine, AUTH_CONFIG);
-      clientId = (await server.app.restwell.auth.clients.create({ name: 'c', scopes: ['characters:write'] })).info.clientId;
+      clientId = (await server.context.auth.clients.create({ name: 'c', scopes: ['characters:write'] })).info.clientId;
     });
     after(() => server.close());
 
@@ -61,7 +61,7 @@ for (const engine of engines) {
     test('an unknown API key', () => expectInvalidToken(bearer('rw_' + 'x'.repeat(43)), /API key is unknown/));
 
     test('a revoked API key', async () => {
-      const { key, info } = await server.app.restwell.auth.apiKeys.create({ name: 'gone', scopes: ['characters:write'] });
+      const { key, info } = await server.context.auth.apiKeys.create({ name: 'gone', scopes: ['characters:write'] });
       assert.equal((await write(bearer(key))).statusCode, 201);
       const admin = await apiKey(server, ['*']);
       assert.equal((await server.app.inject({ method: 'DELETE', url: `/api-keys/${info.id}`, headers: { authorization: `Bearer ${admin}` } })).statusCode, 204);
@@ -81,7 +81,7 @@ for (const engine of engines) {
     });
 
     test('HS256 signed with the server public key as the HMAC secret', async () => {
-      const key = await server.app.restwell.auth.keyring.current();
+      const key = await server.context.auth.keyring.current();
       const pem = await exportSPKI(key.publicKey);
       const input = `${b64({ alg: 'HS256', typ: 'at+jwt', kid: key.kid })}.${b64(goodClaims(clientId, 'characters:write'))}`;
       for (const secret of [pem, JSON.stringify(key.publicJwk), String(key.publicJwk.x)]) {
@@ -109,14 +109,14 @@ for (const engine of engines) {
     });
 
     test('a known kid but another key: the signature does not verify', async () => {
-      const key = await server.app.restwell.auth.keyring.current();
+      const key = await server.context.auth.keyring.current();
       const other = await generateKeyPair('EdDSA');
       const token = await new SignJWT(goodClaims(clientId, 'characters:write')).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' }).sign(other.privateKey);
       await expectInvalidToken(bearer(token), /signature/);
     });
 
     test('the server kid with another accepted alg (ES256 on an EdDSA key, and the reverse): 401, not a 500', async () => {
-      const key = await server.app.restwell.auth.keyring.current();
+      const key = await server.context.auth.keyring.current();
       assert.equal(key.alg, 'EdDSA');
       const es = await generateKeyPair('ES256');
       const token = await new SignJWT(goodClaims(clientId, 'characters:write')).setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' }).sign(es.privateKey);
@@ -124,7 +124,7 @@ for (const engine of engines) {
       const unsigned = `${b64({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })}.${b64(goodClaims(clientId, 'characters:write'))}.${Buffer.alloc(64, 1).toString('base64url')}`;
       await expectInvalidToken(bearer(unsigned), /alg/);
       // Introspection and revocation verify it the same way: an inactive token, not a 500.
-      const { clientSecret, info } = await server.app.restwell.auth.clients.create({ name: 'rs', scopes: ['*'] });
+      const { clientSecret, info } = await server.context.auth.clients.create({ name: 'rs', scopes: ['*'] });
       const basic = { authorization: `Basic ${Buffer.from(`${info.clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' };
       const introspected = await server.app.inject({ method: 'POST', url: '/oauth/introspect', headers: basic, payload: `token=${token}` });
       assert.equal(introspected.statusCode, 200, introspected.body);
@@ -132,7 +132,7 @@ for (const engine of engines) {
       assert.equal((await server.app.inject({ method: 'POST', url: '/oauth/revoke', headers: basic, payload: `token=${token}` })).statusCode, 200);
       const other = await testServer(engine, { ...AUTH_CONFIG, auth: { signingAlgorithm: 'ES256' } });
       try {
-        const esKey = await other.app.restwell.auth.keyring.current();
+        const esKey = await other.context.auth.keyring.current();
         const ed = await generateKeyPair('EdDSA');
         const edToken = await new SignJWT(goodClaims(clientId, 'characters:write')).setProtectedHeader({ alg: 'EdDSA', kid: esKey.kid, typ: 'at+jwt' }).sign(ed.privateKey);
         const res = await other.app.inject({ method: 'GET', url: '/notes', headers: bearer(edToken) });

@@ -22,12 +22,12 @@ export function bearer(token: string): Record<string, string> {
 
 /** A fresh API key with the given scopes, straight through the auth service. */
 export async function apiKey(server: RestwellServer, scopes: string[], name = 'test'): Promise<string> {
-  return (await server.app.restwell.auth.apiKeys.create({ name, scopes })).key;
+  return (await server.context.auth.apiKeys.create({ name, scopes })).key;
 }
 
 /** Signs a token with the server's current signing key, with claims and header as a test wants them. */
 export async function signWithServerKey(server: RestwellServer, claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
-  const key = await server.app.restwell.auth.keyring.current();
+  const key = await server.context.auth.keyring.current();
   return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt', ...header }).sign(key.privateKey);
 }
 

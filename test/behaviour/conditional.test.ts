@@ -153,7 +153,7 @@ for (const engine of engines) {
 
     test('Vary: Accept on every negotiated response: records, lists, root, events, 304s, problem pages, Idempotency-Key replays', async () => {
       const { url, etag } = await fresh();
-      const admin = { authorization: `Bearer ${(await server.app.restwell.auth.apiKeys.create({ name: 'vary', scopes: ['*'] })).key}` };
+      const admin = { authorization: `Bearer ${(await server.context.auth.apiKeys.create({ name: 'vary', scopes: ['*'] })).key}` };
       for (const [target, headers] of [[url, {}], [url, HTML], ['/characters', {}], ['/', HAL], ['/problems/not-found', {}], ['/problems/not-found', HTML]] as const) {
         const res = await inject({ url: target, headers });
         assert.equal(res.statusCode, 200, target);

@@ -25,7 +25,7 @@ for (const engine of engines) {
     const urls = ['/', '/characters', '/characters?sort=nope', '/characters/1', '/characters/999999', '/notes', '/events', '/events/999999', '/api-keys', '/problems/not-found', '/problems/nope', '/openapi.json', '/docs', '/webhooks/mail', '/nothing-here'];
     before(async () => {
       server = await testServer(engine, CONFIG);
-      const key = async (name: string, scopes: string[]) => ({ authorization: `Bearer ${(await server.app.restwell.auth.apiKeys.create({ name, scopes })).key}` });
+      const key = async (name: string, scopes: string[]) => ({ authorization: `Bearer ${(await server.context.auth.apiKeys.create({ name, scopes })).key}` });
       auth.owner = await key('alice', []);
       auth.admin = await key('admin', ['*']);
       const json = { 'content-type': 'application/json' };

@@ -70,8 +70,8 @@ for (const engine of engines) {
       await call('GET', '/.well-known/oauth-authorization-server');
 
       // Credentials: an admin key made directly, everything else over HTTP.
-      const admin = bearer((await server.app.restwell.auth.apiKeys.create({ name: 'admin', scopes: ['*'] })).key);
-      const reader = bearer((await server.app.restwell.auth.apiKeys.create({ name: 'reader', scopes: ['events:read'] })).key);
+      const admin = bearer((await server.context.auth.apiKeys.create({ name: 'admin', scopes: ['*'] })).key);
+      const reader = bearer((await server.context.auth.apiKeys.create({ name: 'reader', scopes: ['events:read'] })).key);
       const writerKey = await send('POST', '/api-keys', { name: 'writer', scopes: 'characters:write' }, admin);
       const writer = bearer(writerKey.json().key);
       await call('GET', '/api-keys', { headers: admin });
@@ -223,7 +223,7 @@ for (const engine of engines) {
       const checker = await ConformanceChecker.create((await call('GET', '/openapi.json')).json());
       const root = await call('GET', '/');
       const problem = await call('GET', '/characters/999999');
-      const admin = bearer((await server.app.restwell.auth.apiKeys.create({ name: 'checker', scopes: ['*'] })).key);
+      const admin = bearer((await server.context.auth.apiKeys.create({ name: 'checker', scopes: ['*'] })).key);
       const created = await send('POST', '/characters', { name: 'Ned' }, admin);
       assert.deepEqual(await checker.check(created), []);
       const lies: Exchange[] = [

@@ -34,7 +34,7 @@ for (const engine of engines) {
     let admin: Record<string, string>;
     before(async () => {
       server = await testServer(engine, CONFIG);
-      admin = { authorization: `Bearer ${(await server.app.restwell.auth.apiKeys.create({ name: 'admin', scopes: ['*'] })).key}` };
+      admin = { authorization: `Bearer ${(await server.context.auth.apiKeys.create({ name: 'admin', scopes: ['*'] })).key}` };
     });
     after(() => server.close());
 

@@ -58,7 +58,7 @@ export async function get(url: string, token?: string): Promise<Answer> {
 
 /** An admin API key (the inbox routes need the admin scope). */
 export async function adminKey(server: RestwellServer): Promise<string> {
-  return (await server.app.restwell.auth.apiKeys.create({ name: 'webhook-admin', scopes: ['*'] })).key;
+  return (await server.context.auth.apiKeys.create({ name: 'webhook-admin', scopes: ['*'] })).key;
 }
 
 /** Every delivery of a source's inbox (all pages). */

@@ -5,7 +5,7 @@ import { notModified } from '../../http/conditional.js';
 import type { AppContext } from '../context.js';
 import { sendNotModified } from '../../http/respond.js';
 import { buildOpenApi } from './document.js';
-import type { DocRoute } from '../../http/openapi/operation-doc.js';
+import type { DocRoute } from '../../http/route.js';
 
 /** A fixed body served with a strong ETag, so clients and caches revalidate it cheaply (304). */
 function fixedBody(type: string, body: string) {

@@ -1,8 +1,8 @@
 import { PROBLEMS } from '../../http/problems.js';
 import type { Json } from '../../http/openapi/components.js';
 import { header, headerParameter } from '../../http/openapi/headers.js';
-import type { DocRoute, OperationDoc } from '../../http/openapi/operation-doc.js';
-import { representations } from '../../resources/http/record-operations.js';
+import type { OperationDoc } from '../../http/openapi/operation-doc.js';
+import { representations } from '../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
 const notModified = (ctx: SchemaContext) => ({ description: 'Not Modified: your copy is current', headers: { ETag: header(ctx, 'etag') } });
@@ -61,10 +61,7 @@ const META: Record<string, (ctx: SchemaContext) => Omit<OperationDoc, 'tag'>> = 
   }),
 };
 
-/** Documentation of a `meta` route; an unknown one is described by its summary. */
-export function metaOperation(route: DocRoute, ctx: SchemaContext): OperationDoc {
-  const doc = META[route.operationId];
-  if (doc) return { ...doc(ctx), tag: 'api' };
-  const json: Json = { description: route.summary, content: { 'application/json': { schema: {} } } };
-  return { description: `${route.summary}.`, responses: { '200': json }, problems: [], anyProblem: true, tag: 'api' };
-}
+/** The API's own routes, by operationId, under the `api` tag. */
+export const META_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = Object.fromEntries(
+  Object.entries(META).map(([id, doc]) => [id, (ctx: SchemaContext) => ({ ...doc(ctx), tag: 'api' })]),
+);

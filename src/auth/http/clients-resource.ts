@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.js';
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import { sendRepresentation } from '../../http/respond.js';
 import type { OAuthClientInfo } from '../oauth-clients.js';
 import { parseCredentialInput } from './credential-input.js';
@@ -14,7 +14,7 @@ const hal = (c: OAuthClientInfo) => ({
 });
 
 /** `POST /oauth/clients`: registers a client; the 201 body carries its secret, shown only then. */
-export function createClient(ctx: AppContext) {
+export function createClient(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const input = parseCredentialInput(request.body, false);
     const { clientSecret, info } = await ctx.auth.clients.create(input);
@@ -24,7 +24,7 @@ export function createClient(ctx: AppContext) {
 }
 
 /** `GET /oauth/clients`: every client, without secrets. */
-export function listClients(ctx: AppContext) {
+export function listClients(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const clients = await ctx.auth.clients.list();
     return sendRepresentation(request, reply, 200, { _links: { self: { href: '/oauth/clients' } }, count: clients.length, _embedded: { clients: clients.map(hal) } });
@@ -32,7 +32,7 @@ export function listClients(ctx: AppContext) {
 }
 
 /** `GET /oauth/clients/{id}`. */
-export function readClient(ctx: AppContext) {
+export function readClient(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
     const client = await ctx.auth.clients.get(id);
@@ -42,7 +42,7 @@ export function readClient(ctx: AppContext) {
 }
 
 /** `DELETE /oauth/clients/{id}`: the client can get no new tokens, and its live tokens stop verifying. */
-export function deleteClient(ctx: AppContext) {
+export function deleteClient(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
     if (!(await ctx.auth.clients.delete(id))) throw new NotFoundError(`no OAuth client has id ${id}`);

@@ -1,7 +1,7 @@
 import type { Json } from '../../http/openapi/components.js';
 import { header } from '../../http/openapi/headers.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
-import { representations } from '../../resources/http/record-operations.js';
+import { representations } from '../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
 const scopes = {

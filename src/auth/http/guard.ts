@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import { baseUrl, sendProblem } from '../../http/problems.js';
 import { addVary } from '../../http/respond.js';
-import type { Route } from '../../app/routes.js';
+import type { DocRoute } from '../../http/route.js';
 import type { AccessRule } from '../../config/types.js';
 import { decide, rulesFor, type ResourceOperation } from '../access.js';
 import type { RateLimitPolicy } from '../auth-config.js';
@@ -11,7 +11,7 @@ import { rateLimitHeaders } from '../rate-limiter.js';
 import { sendBearerError, sendInsufficientScope } from './challenge.js';
 
 /** The access rules a route enforces; undefined for open routes with no rule at all. */
-export function routeRules(route: Route): AccessRule[] | 'client' | undefined {
+export function routeRules(route: DocRoute): AccessRule[] | 'client' | undefined {
   if (route.access === 'client') return 'client';
   if (route.access) return [route.access];
   if (route.resource && route.kind !== 'meta') return rulesFor(route.resource, route.kind as ResourceOperation);
@@ -23,7 +23,7 @@ export function routeRules(route: Route): AccessRule[] | 'client' | undefined {
  * the caller's rate limit, and applies the access rules, all before the body is even read.
  * Routes with no rules (the root, docs, JWKS) get no hook and cost nothing.
  */
-export function routeGuard(ctx: AppContext, route: Route) {
+export function routeGuard(ctx: AuthContext, route: DocRoute) {
   const rules = routeRules(route);
   if (!rules) return undefined;
   const limits = ctx.auth.settings.rateLimit;

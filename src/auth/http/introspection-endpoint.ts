@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import { baseUrl } from '../../http/problems.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';
@@ -9,7 +9,7 @@ import { OAuthError, sendOAuthJson } from './oauth-response.js';
  * allowed the admin scope `*` (a resource server, an operator) about any token, API keys included.
  * Anything else, like anything invalid, is just `{"active": false}`: no hint what exists.
  */
-export function introspectionEndpoint(ctx: AppContext) {
+export function introspectionEndpoint(ctx: AuthContext) {
   return oauthEndpoint(ctx, async ({ request, reply, form, client }) => {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'the token parameter is required');

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { parseMediaType } from '../../http/media-type.js';
 import { OAuthError } from './oauth-response.js';
 
 /**
@@ -7,7 +8,7 @@ import { OAuthError } from './oauth-response.js';
  * handling out of every other route.
  */
 export function oauthForm(request: FastifyRequest): Map<string, string> {
-  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const { type } = parseMediaType(request.headers['content-type']);
   if (type !== 'application/x-www-form-urlencoded') {
     throw new OAuthError('invalid_request', `send the parameters as application/x-www-form-urlencoded, not ${type || 'no Content-Type'}`);
   }

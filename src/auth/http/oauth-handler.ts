@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import type { OAuthClientInfo } from '../oauth-clients.js';
 import { authenticateClient } from './client-auth.js';
 import { oauthForm } from './oauth-form.js';
@@ -17,7 +17,7 @@ export interface OAuthCall {
  * Wraps the logic of a client-authenticated OAuth endpoint: parses the form, authenticates the
  * client, and turns every OAuthError into RFC 6749 §5.2 JSON.
  */
-export function oauthEndpoint(ctx: AppContext, logic: (call: OAuthCall) => Promise<FastifyReply>) {
+export function oauthEndpoint(ctx: AuthContext, logic: (call: OAuthCall) => Promise<FastifyReply>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       const form = oauthForm(request);

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import { baseUrl } from '../../http/problems.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';
@@ -8,7 +8,7 @@ import { OAuthError, sendOAuthJson } from './oauth-response.js';
  * `POST /oauth/revoke` (RFC 7009). A client revokes its own access tokens; a client allowed `*`
  * may revoke any, and API keys too. An unknown or already invalid token is still 200 (§2.2).
  */
-export function revocationEndpoint(ctx: AppContext) {
+export function revocationEndpoint(ctx: AuthContext) {
   return oauthEndpoint(ctx, async ({ request, reply, form, client }) => {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'the token parameter is required');

@@ -1,4 +1,7 @@
-import type { Route } from '../../app/routes.js';
+import { documented, type Route } from '../../http/route.js';
+import type { AuthContext } from './auth-context.js';
+import { CREDENTIAL_OPERATIONS } from './credential-operations.js';
+import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { createApiKey, listApiKeys, readApiKey, revokeApiKey } from './api-keys-resource.js';
 import { createClient, deleteClient, listClients, readClient } from './clients-resource.js';
@@ -13,8 +16,8 @@ const admin = [ADMIN_SCOPE];
  * The auth routes: discovery documents, the OAuth 2.0 endpoints (which authenticate the client
  * themselves and take form bodies), and the admin-only credential collections.
  */
-export function authRoutes(): Route[] {
-  return [
+export function authRoutes(): Route<AuthContext>[] {
+  return documented<Route<AuthContext>>([
     { method: 'GET', path: '/.well-known/jwks.json', operationId: 'getJwks', summary: 'Public keys that verify the access tokens this server issues (RFC 7517)', handler: jwksDocument, kind: 'meta' },
     { method: 'GET', path: '/.well-known/oauth-authorization-server', operationId: 'getAuthorizationServerMetadata', summary: 'OAuth 2.0 authorization server metadata (RFC 8414)', handler: authorizationServerMetadata, kind: 'meta' },
     { method: 'POST', path: '/oauth/token', operationId: 'requestToken', summary: 'Get an access token: client credentials grant (RFC 6749 §4.4)', handler: tokenEndpoint, kind: 'meta', access: 'client', form: true },
@@ -28,5 +31,5 @@ export function authRoutes(): Route[] {
     { method: 'POST', path: '/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is in the response, once)', handler: createApiKey, kind: 'create', access: admin, secretResponse: true },
     { method: 'GET', path: '/api-keys/:id', operationId: 'getApiKey', summary: 'Read an API key', handler: readApiKey, kind: 'read', access: admin },
     { method: 'DELETE', path: '/api-keys/:id', operationId: 'revokeApiKey', summary: 'Revoke an API key', handler: revokeApiKey, kind: 'delete', access: admin },
-  ];
+  ], { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS });
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import { baseUrl } from '../../http/problems.js';
 import { invalidScopes, narrowScopes, parseScopes } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';
@@ -8,7 +8,7 @@ import { OAuthError, sendOAuthJson } from './oauth-response.js';
  * `POST /oauth/token`: the client credentials grant (RFC 6749 §4.4). The requested scopes are
  * narrowed to those the client is allowed; the access token is an RFC 9068 JWT.
  */
-export function tokenEndpoint(ctx: AppContext) {
+export function tokenEndpoint(ctx: AuthContext) {
   return oauthEndpoint(ctx, async ({ request, reply, form, client }) => {
     const grant = form.get('grant_type');
     if (!grant) throw new OAuthError('invalid_request', 'grant_type is required; this server supports client_credentials');

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app/context.js';
+import type { AuthContext } from './auth-context.js';
 import { baseUrl } from '../../http/problems.js';
 import { scopesOf } from '../access.js';
 import { ADMIN_SCOPE } from '../scopes.js';
@@ -8,7 +8,7 @@ import { ADMIN_SCOPE } from '../scopes.js';
  * `GET /.well-known/jwks.json`: the public keys that verify this server's access tokens. Cached
  * briefly by clients; a rotated-in key is found anyway because verifiers refetch on an unknown kid.
  */
-export function jwksDocument(ctx: AppContext) {
+export function jwksDocument(ctx: AuthContext) {
   return async (_request: FastifyRequest, reply: FastifyReply) => {
     const jwks = await ctx.auth.keyring.jwks();
     return reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json').send(JSON.stringify(jwks));
@@ -16,7 +16,7 @@ export function jwksDocument(ctx: AppContext) {
 }
 
 /** `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata of the token endpoint and friends. */
-export function authorizationServerMetadata(ctx: AppContext) {
+export function authorizationServerMetadata(ctx: AuthContext) {
   const scopes = new Set<string>([ADMIN_SCOPE]);
   for (const r of ctx.resources.values()) for (const rule of Object.values(r.access)) for (const s of scopesOf(rule)) scopes.add(s);
   const authMethods = ['client_secret_basic', 'client_secret_post'];

@@ -1,6 +1,6 @@
 import { logPageParameters, logPageResponse } from '../../http/openapi/log-page-doc.js';
-import type { DocRoute, OperationDoc } from '../../http/openapi/operation-doc.js';
-import { representations } from '../../resources/http/record-operations.js';
+import type { OperationDoc } from '../../http/openapi/operation-doc.js';
+import { representations } from '../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
 /** One entry of the event log, as `GET /events` and `GET /events/{id}` serve it. */
@@ -25,18 +25,9 @@ function eventTypes(ctx: SchemaContext): string {
   return [...ctx.resources.keys()].flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `\`${r}.${a}\``)).join(', ');
 }
 
-/** Documentation of the event log's routes: the list (`/events`) and one event (`/events/{id}`). */
-export function eventOperation(route: DocRoute, ctx: SchemaContext): OperationDoc {
-  if (route.path.includes(':')) {
-    return {
-      description: 'One event of the log, by id.',
-      pathParameters: { id: { type: 'string', minLength: 1, description: 'The id of an event, as in its self link' } },
-      responses: { '200': { description: 'The event', content: representations(eventSchema(ctx)) } },
-      problems: ['not-found', 'unavailable'],
-      tag: 'events',
-    };
-  }
-  return {
+/** Documentation of the event log's routes, by operationId: the list (`/events`) and one event (`/events/{id}`). */
+export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
+  listEvents: (ctx) => ({
     description:
       'The event log, oldest first: one event per create, replace, patch and delete. The `next` link is always present: ' +
       'a reader stores it and polls it to follow new events without missing or repeating one.',
@@ -56,5 +47,12 @@ export function eventOperation(route: DocRoute, ctx: SchemaContext): OperationDo
     },
     problems: ['invalid-query', 'unavailable'],
     tag: 'events',
-  };
-}
+  }),
+  getEvent: (ctx) => ({
+    description: 'One event of the log, by id.',
+    pathParameters: { id: { type: 'string', minLength: 1, description: 'The id of an event, as in its self link' } },
+    responses: { '200': { description: 'The event', content: representations(eventSchema(ctx)) } },
+    problems: ['not-found', 'unavailable'],
+    tag: 'events',
+  }),
+};

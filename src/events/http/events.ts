@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eventVisibility } from '../../auth/access.js';
 import type { EventRecord } from '../../core/events.js';
 import { NotFoundError } from '../../core/errors.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
 import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { parseLogPage, sendLogPage } from '../../http/log-page.js';
@@ -20,7 +20,7 @@ export function halEvent(e: EventRecord): Record<string, unknown> {
  * read. `type=a,b` filters; `cursor` is opaque (a log position), so a reader that stores it
  * resumes exactly where it stopped.
  */
-export function listEvents(ctx: AppContext) {
+export function listEvents(ctx: HttpContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const page = parseLogPage(request.query as Record<string, unknown>, ['type'], 'e');
     const types = (page.filters.type ?? '').split(',').filter(Boolean);
@@ -30,7 +30,7 @@ export function listEvents(ctx: AppContext) {
 }
 
 /** `GET /events/{id}`: 404 too for an event of a record the caller could not read. */
-export function readEvent(ctx: AppContext) {
+export function readEvent(ctx: HttpContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
     const event = isEventId(id) ? await ctx.store.getEvent(id, eventVisibility(ctx.resources.values(), request.principal)) : undefined;

@@ -1,5 +1,4 @@
-import { JSON_BODY_TYPES } from '../body-types.js';
-import { PATCH_TYPES } from '../../resources/http/patch.js';
+import { JSON_BODY_TYPES, PATCH_TYPES } from '../body-types.js';
 import type { Json } from './components.js';
 import type { SchemaContext } from './schemas.js';
 

@@ -1,7 +1,7 @@
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../resources/http/list-params.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../page-size.js';
 import type { Json } from './components.js';
 import { header } from './headers.js';
-import { representations } from '../../resources/http/record-operations.js';
+import { representations } from './representations.js';
 import { linksSchema, type SchemaContext } from './schemas.js';
 
 /** `limit` and `cursor`, the paging parameters of every append-only log (the event log, a webhook inbox). */

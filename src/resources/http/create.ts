@@ -2,12 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../core/errors.js';
 import { etagOf } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
 import { halRecord, recordPath } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 
 /** `POST /{collection}`: validates, creates with a server-chosen id, 201 + Location + ETag. */
-export function createRecord(ctx: AppContext, resource: ResourceDefinition) {
+export function createRecord(ctx: HttpContext, resource: ResourceDefinition) {
   const validator = ctx.validators.get(resource.name)!;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.body === undefined) throw new BadRequestError('malformed-body', `POST needs a JSON body with the fields of ${resource.name}`);

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
 import { checkPreconditions } from '../../http/conditional.js';
 import { notFound, recordId, visible } from './record-request.js';
 
 /** `DELETE /{collection}/{id}`: 204; a second DELETE finds nothing (404). Honours If-Match. */
-export function deleteRecord(ctx: AppContext, resource: ResourceDefinition) {
+export function deleteRecord(ctx: HttpContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource);
     await ctx.store.mutate(resource, id, (current) => {

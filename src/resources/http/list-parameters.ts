@@ -1,7 +1,8 @@
 import { SYSTEM_FIELDS } from '../../core/record.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, OPERATORS, TEXT_ONLY } from './list-params.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
+import { OPERATORS, TEXT_ONLY } from './list-params.js';
 import type { Json } from '../../http/openapi/components.js';
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 

@@ -1,15 +1,13 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
 import type { Filter, ListQuery } from '../../store/list-query.js';
 
 /** Filter operators, as in `field[op]=v`; a bare `field=v` is `eq`. */
 export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith'] as const;
 /** Operators that apply only to text (string and enum) fields. */
 export const TEXT_ONLY: ReadonlySet<string> = new Set(['contains', 'startsWith']);
-/** Page size when `limit` is not given, and the largest allowed. */
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
 
 /** A parsed list request: the store query plus what the representation needs. */
 export interface ListParams {

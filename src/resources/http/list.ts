@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
 import { halRecord, type Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { encodeCursor, parseListParams, type ListParams } from './list-params.js';
 
 /** `GET|HEAD /{collection}`: a filtered, sorted page with first/next/prev links (HAL and `Link`). */
-export function listRecords(ctx: AppContext, resource: ResourceDefinition) {
+export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.query as Record<string, string | string[]>;
     const params = parseListParams(resource, raw, ctx.resources);

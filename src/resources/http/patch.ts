@@ -4,21 +4,19 @@ import { applyJsonPatch } from '../../core/json-patch.js';
 import { applyMergePatch } from '../../core/merge-patch.js';
 import { etagOf, toPlain } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
+import { PATCH_TYPES } from '../../http/body-types.js';
 import { checkPreconditions } from '../../http/conditional.js';
 import { halRecord } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { notFound, recordId, visible } from './record-request.js';
-
-/** The patch formats PATCH accepts, as advertised in `Accept-Patch`. */
-export const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json'] as const;
 
 /**
  * `PATCH /{collection}/{id}`: applies a merge patch (RFC 7396) or a JSON Patch (RFC 6902) to the
  * current representation and validates the result, all inside the write transaction, so the
  * patch is atomic and cannot interleave with another write.
  */
-export function patchRecord(ctx: AppContext, resource: ResourceDefinition) {
+export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
   const validator = ctx.validators.get(resource.name)!;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
 import { readStatus } from '../../http/conditional.js';
 import { halRecord } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
@@ -11,7 +11,7 @@ import { notFound, recordId, visible } from './record-request.js';
  * `GET|HEAD /{collection}/{id}`: 200 with ETag and Last-Modified; 304 or 412 as its preconditions
  * say. A 304 has the 200's headers, as RFC 9110 §15.4.5 asks of ETag and Vary.
  */
-export function readRecord(ctx: AppContext, resource: ResourceDefinition) {
+export function readRecord(ctx: HttpContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource);
     const record = visible(request, await ctx.store.get(resource, id));

@@ -1,19 +1,12 @@
 import type { ResourceDefinition } from '../../core/resource.js';
-import { PATCH_TYPES } from './patch.js';
+import { PATCH_TYPES } from '../../http/body-types.js';
 import type { Json } from '../../http/openapi/components.js';
 import { header, headerParameter } from '../../http/openapi/headers.js';
+import { representations } from '../../http/openapi/representations.js';
 import { listParameters } from './list-parameters.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { inputSchema, jsonPatchSchema, mergePatchSchema, pageSchema, recordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
-/** JSON and HAL get the same body; text/html gets the browsable page of it. */
-export function representations(schema: Json): Json {
-  return {
-    'application/json': { schema },
-    'application/hal+json': { schema },
-    'text/html': { schema: { type: 'string', description: 'The browsable HTML page of the same representation (Accept: text/html)' } },
-  };
-}
 
 /** The headers of every answer that carries a record (and of a 304 standing for one). */
 const recordHeaders = (ctx: SchemaContext) => ({ ETag: header(ctx, 'etag'), 'Last-Modified': header(ctx, 'last-modified'), Vary: header(ctx, 'vary') });

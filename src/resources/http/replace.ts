@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../core/errors.js';
 import { etagOf } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import type { AppContext } from '../../app/context.js';
+import type { HttpContext } from '../../http/context.js';
 import { checkPreconditions } from '../../http/conditional.js';
 import { halRecord, recordPath } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
@@ -13,7 +13,7 @@ import { notFound, recordId, visible } from './record-request.js';
  * the same body twice leaves one state and one version. `If-Match` guards against lost updates;
  * `If-None-Match: *` makes it create-only.
  */
-export function replaceRecord(ctx: AppContext, resource: ResourceDefinition) {
+export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition) {
   const validator = ctx.validators.get(resource.name)!;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource, true);

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { RateLimiter } from '../../auth/rate-limiter.js';
-import type { AppContext } from '../../app/context.js';
-import { compileSources, type Source } from './sources.js';
+import type { RestwellConfig } from '../../config/types.js';
+import type { Store } from '../../store/store.js';
+import type { Source } from './sources.js';
 import { InboxWorker } from './worker.js';
 
 /** The inbound-webhook state of one server: compiled sources, rate limits and the inbox worker. */
@@ -13,10 +14,11 @@ export class WebhookHub {
   readonly maxBodyLimit: number;
   log?: FastifyBaseLogger;
 
-  constructor(ctx: AppContext) {
-    this.sources = compileSources(ctx.config, ctx.resources, ctx.validators);
-    this.maxBodyLimit = Math.max(ctx.config.server.bodyLimit, ...[...this.sources.values()].map((s) => s.bodyLimit));
-    this.worker = new InboxWorker(ctx.store.inbox, this.sources, () => this.log, ctx.config.webhooks.workerDelayMs);
+  /** `sources` are compiled (and so checked) before anything is opened; see `compileSources`. */
+  constructor(sources: Map<string, Source>, store: Store, config: RestwellConfig) {
+    this.sources = sources;
+    this.maxBodyLimit = Math.max(config.server.bodyLimit, ...[...sources.values()].map((s) => s.bodyLimit));
+    this.worker = new InboxWorker(store.inbox, sources, () => this.log, config.webhooks.workerDelayMs);
   }
 
   /** Start-up warnings: unsigned sources, and what each source's provider warns of (replies it cannot carry). */
@@ -28,16 +30,4 @@ export class WebhookHub {
     }
     return out;
   }
-}
-
-const hubs = new WeakMap<AppContext, WebhookHub>();
-
-/** The hub of a server context, built (and the sources compiled, throwing ConfigError) on first use. */
-export function webhookHub(ctx: AppContext): WebhookHub {
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    hub = new WebhookHub(ctx);
-    hubs.set(ctx, hub);
-  }
-  return hub;
 }

@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError, DomainError, NotFoundError } from '../../../core/errors.js';
-import type { AppContext } from '../../../app/context.js';
+import type { WebhookContext } from './webhook-context.js';
 import type { Link } from '../../../http/hal.js';
 import { sendRepresentation } from '../../../http/respond.js';
 import { parseLogPage, sendLogPage } from '../../../http/log-page.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../../store/inbox.js';
-import { webhookHub } from '../hub.js';
 import { keptHeaders } from '../kept-headers.js';
 
 const STATUSES: DeliveryStatus[] = ['received', 'processed', 'failed'];
@@ -34,13 +33,13 @@ function halAttempt(d: Delivery, a: DeliveryAttempt): Record<string, unknown> {
   return { ...a, _links: { self: { href: self }, delivery: { href: `${base(d)}/${d.id}` } } };
 }
 
-function sourceOf(ctx: AppContext, request: FastifyRequest): string {
+function sourceOf(ctx: WebhookContext, request: FastifyRequest): string {
   const { source } = request.params as { source: string };
-  if (!webhookHub(ctx).sources.has(source)) throw new NotFoundError(`no webhook source is named "${source}"`);
+  if (!ctx.webhooks.sources.has(source)) throw new NotFoundError(`no webhook source is named "${source}"`);
   return source;
 }
 
-async function deliveryOf(ctx: AppContext, request: FastifyRequest): Promise<Delivery> {
+async function deliveryOf(ctx: WebhookContext, request: FastifyRequest): Promise<Delivery> {
   const source = sourceOf(ctx, request);
   const { id } = request.params as { id: string };
   const d = await ctx.store.inbox.get(source, id);
@@ -49,7 +48,7 @@ async function deliveryOf(ctx: AppContext, request: FastifyRequest): Promise<Del
 }
 
 /** `GET /webhooks/{source}/events`: the source's inbox, oldest first; `status` filters, `cursor` resumes. */
-export function listDeliveries(ctx: AppContext) {
+export function listDeliveries(ctx: WebhookContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const source = sourceOf(ctx, request);
     const page = parseLogPage(request.query as Record<string, unknown>, ['status'], 'd');
@@ -64,15 +63,15 @@ export function listDeliveries(ctx: AppContext) {
  * `GET /webhooks/{source}/events/{id}`: one delivery with headers, raw body, response and attempts.
  * Credentials are masked again on the way out, for deliveries stored before they were masked on the way in.
  */
-export function readDelivery(ctx: AppContext) {
+export function readDelivery(ctx: WebhookContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const d = await deliveryOf(ctx, request);
-    return sendRepresentation(request, reply, 200, halDelivery({ ...d, headers: keptHeaders(d.headers, webhookHub(ctx).sources.get(d.source)!) }));
+    return sendRepresentation(request, reply, 200, halDelivery({ ...d, headers: keptHeaders(d.headers, ctx.webhooks.sources.get(d.source)!) }));
   };
 }
 
 /** `GET /webhooks/{source}/events/{id}/attempts`: the delivery's attempt log. */
-export function listAttempts(ctx: AppContext) {
+export function listAttempts(ctx: WebhookContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const d = await deliveryOf(ctx, request);
     const links = { self: { href: `${base(d)}/${d.id}/attempts` }, delivery: { href: `${base(d)}/${d.id}` } };
@@ -81,7 +80,7 @@ export function listAttempts(ctx: AppContext) {
 }
 
 /** `GET /webhooks/{source}/events/{id}/attempts/{n}`. */
-export function readAttempt(ctx: AppContext) {
+export function readAttempt(ctx: WebhookContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const d = await deliveryOf(ctx, request);
     const { n } = request.params as { n: string };
@@ -95,11 +94,11 @@ export function readAttempt(ctx: AppContext) {
  * `POST /webhooks/{source}/events/{id}/attempts`: runs the delivery's actions again now (for a
  * received or failed delivery) and answers 201 with the attempt's outcome.
  */
-export function createAttempt(ctx: AppContext) {
+export function createAttempt(ctx: WebhookContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const d = await deliveryOf(ctx, request);
     if (d.status === 'processed') throw new DomainError('webhook-already-processed', `delivery ${d.id} was already processed; another attempt would repeat its actions`);
-    const after = await webhookHub(ctx).worker.process(d);
+    const after = await ctx.webhooks.worker.process(d);
     if (!after) throw new DomainError('webhook-already-processed', `another attempt at delivery ${d.id} is under way or just finished; GET it to see the outcome`);
     const attempt = after.attemptLog.at(-1)!;
     const body = { ...halAttempt(after, attempt), delivery: halDelivery(after, false) };

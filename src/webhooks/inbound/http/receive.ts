@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../core/errors.js';
-import type { AppContext } from '../../../app/context.js';
+import type { WebhookContext } from './webhook-context.js';
 import { sendProblem } from '../../../http/problems.js';
 import { newDeliveryId, storableError, type DeliveryStatus, type StoredResponse } from '../../../store/inbox.js';
 import { messageView, valueAt } from '../actions/message-view.js';
 import { replyTo } from '../actions/reply.js';
 import { recordFromMessage } from '../actions/store.js';
 import { sendRateLimited, UNVERIFIED_PER_ADDRESS } from '../delivery-limits.js';
-import { webhookHub } from '../hub.js';
 import { keptHeaders } from '../kept-headers.js';
 import { mediaType, parsePayload } from '../payload/parse-payload.js';
 import { acceptsContentType, normalize, PayloadError, type NormalizeResult } from '../providers/index.js';
@@ -22,8 +21,8 @@ import { verify, type HeaderMap } from '../verifiers/index.js';
  * the source's rate limit. A genuine delivery is committed to the inbox (once per provider event
  * id) before its answer is sent, and a redelivery gets the first answer again.
  */
-export function receiveWebhook(ctx: AppContext) {
-  const hub = webhookHub(ctx);
+export function receiveWebhook(ctx: WebhookContext) {
+  const hub = ctx.webhooks;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const name = (request.params as { source: string }).source;
     const source = hub.sources.get(name);

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../app/context.js';
+import type { WebhookContext } from './webhook-context.js';
 import { sendProblem } from '../../../http/problems.js';
-import { webhookHub } from '../hub.js';
 
 type RouteOptions = Parameters<FastifyInstance['route']>[0];
 
@@ -10,8 +9,8 @@ type RouteOptions = Parameters<FastifyInstance['route']>[0];
  * kept as raw bytes up to the largest source limit (each source then checks its own), and ties
  * the inbox worker to the app: it starts when the app is ready and stops before it closes.
  */
-export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, routes: RouteOptions[]): void {
-  const hub = webhookHub(ctx);
+export function registerWebhookRoutes(app: FastifyInstance, ctx: WebhookContext, routes: RouteOptions[]): void {
+  const hub = ctx.webhooks;
   hub.log = app.log;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

@@ -1,0 +1,29 @@
+import type { ResourceDefinition } from '../../core/resource.js';
+import type { Route } from '../../http/route.js';
+import { createRecord } from './create.js';
+import { deleteRecord } from './delete.js';
+import { listRecords } from './list.js';
+import { patchRecord } from './patch.js';
+import { readRecord } from './read.js';
+import { RECORD_OPERATIONS } from './record-operations.js';
+import { replaceRecord } from './replace.js';
+
+/** The six rows of each resource: its collection (`/{name}`) and its records (`/{name}/{id}`). */
+export function resourceRoutes(resources: Iterable<ResourceDefinition>): Route[] {
+  const routes: Route[] = [];
+  for (const r of resources) {
+    const collection = `/${r.name}`;
+    const item = `/${r.name}/:id`;
+    const name = r.name.charAt(0).toUpperCase() + r.name.slice(1);
+    const rows: Array<Omit<Route, 'resource' | 'doc'>> = [
+      { method: 'GET', path: collection, operationId: `list${name}`, summary: `List ${r.name}`, handler: (c) => listRecords(c, r), kind: 'list' },
+      { method: 'POST', path: collection, operationId: `create${name}`, summary: `Create a ${r.name} record`, handler: (c) => createRecord(c, r), kind: 'create' },
+      { method: 'GET', path: item, operationId: `get${name}`, summary: `Read a ${r.name} record`, handler: (c) => readRecord(c, r), kind: 'read' },
+      { method: 'PUT', path: item, operationId: `put${name}`, summary: `Replace (or create at this id) a ${r.name} record`, handler: (c) => replaceRecord(c, r), kind: 'replace' },
+      { method: 'PATCH', path: item, operationId: `patch${name}`, summary: `Update part of a ${r.name} record`, handler: (c) => patchRecord(c, r), kind: 'patch' },
+      { method: 'DELETE', path: item, operationId: `delete${name}`, summary: `Delete a ${r.name} record`, handler: (c) => deleteRecord(c, r), kind: 'delete' },
+    ];
+    for (const row of rows) routes.push({ ...row, resource: r, doc: (ctx) => RECORD_OPERATIONS[row.kind](r, ctx) });
+  }
+  return routes;
+}
