@@ -34,6 +34,12 @@ export async function listening(engine: TestEngine, config: Record<string, unkno
   return { server, base: `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}` };
 }
 
+/** {@link listening}, plus an admin API key for the inbox routes. */
+export async function listeningWithAdmin(engine: TestEngine, config?: Record<string, unknown>): Promise<{ server: RestwellServer; base: string; admin: string }> {
+  const { server, base } = await listening(engine, config);
+  return { server, base, admin: await adminKey(server) };
+}
+
 /** A response read whole. */
 export interface Answer {
   status: number;

@@ -10,19 +10,16 @@ import type { RestwellServer } from '../../src/app/server.js';
 import { engines, TEST_DEMO_SECRETS } from '../../src/test-support/test-server.js';
 import { samplePostmarkEmail, sampleTwilioSms, sampleMailgunEmail } from '../../src/webhooks/inbound/providers/index.js';
 import { signBasicAuth, signMailgun } from '../../src/webhooks/inbound/verifiers/index.js';
-import { adminKey, get, inbox, listening, post, SECRETS } from './webhooks-support.js';
+import { listeningWithAdmin, get, inbox, post, SECRETS } from './webhooks-support.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const now = () => Math.floor(Date.now() / 1000);
 
 for (const engine of engines) {
   describe(`webhook verification over a socket (${engine.name})`, () => {
-    let server: RestwellServer;
-    let base: string;
-    let admin: string;
+    let server: RestwellServer, base: string, admin: string;
     before(async () => {
-      ({ server, base } = await listening(engine));
-      admin = await adminKey(server);
+      ({ server, base, admin } = await listeningWithAdmin(engine));
     });
     after(() => server.close());
 

@@ -5,19 +5,16 @@ import { engines, TEST_DEMO_SECRETS } from '../../src/test-support/test-server.j
 import { samplePostmarkEmail, sampleTwilioSms, sampleMailgunEmail } from '../../src/webhooks/inbound/providers/index.js';
 import { sampleRequest } from '../../src/webhooks/inbound/sample-request.js';
 import { signBasicAuth, signMailgun, signStandardWebhooks, signTwilio } from '../../src/webhooks/inbound/verifiers/index.js';
-import { adminKey, eventually, get, inbox, listening, post, SECRETS, WEBHOOK_CONFIG } from './webhooks-support.js';
+import { listeningWithAdmin, eventually, get, inbox, post, SECRETS, WEBHOOK_CONFIG } from './webhooks-support.js';
 
 const json = { 'content-type': 'application/json' };
 const mailAuth = signBasicAuth(TEST_DEMO_SECRETS.MAIL_HOOK_USER, TEST_DEMO_SECRETS.MAIL_HOOK_PASSWORD);
 
 for (const engine of engines) {
   describe(`receiving webhooks on the demo (${engine.name})`, () => {
-    let server: RestwellServer;
-    let base: string;
-    let admin: string;
+    let server: RestwellServer, base: string, admin: string;
     before(async () => {
-      ({ server, base } = await listening(engine));
-      admin = await adminKey(server);
+      ({ server, base, admin } = await listeningWithAdmin(engine));
       await post(`${base}/characters`, json, JSON.stringify({ name: 'Homer', number: '+1 555 0100' }));
       await post(`${base}/characters`, json, JSON.stringify({ name: 'Homer Simpson Jr', number: '+1 555 0199' }));
       await post(`${base}/characters`, json, JSON.stringify({ name: 'Tom & Jerry', number: '<none>' }));
@@ -142,16 +139,13 @@ for (const engine of engines) {
 
 for (const engine of engines) {
   describe(`webhook actions that fail are retried and visible (${engine.name})`, () => {
-    let server: RestwellServer;
-    let base: string;
-    let admin: string;
+    let server: RestwellServer, base: string, admin: string;
     const config = {
       resources: { people: { fields: { name: { type: 'string', required: true, unique: true } } } },
       webhooks: { sources: { hooks: { provider: 'standard-webhooks', verify: { secret: SECRETS.standard }, actions: [{ store: 'people', map: { name: 'payload.name' } }, { emit: true }] } } },
     };
     before(async () => {
-      ({ server, base } = await listening(engine, config));
-      admin = await adminKey(server);
+      ({ server, base, admin } = await listeningWithAdmin(engine, config));
     });
     after(() => server.close());
 

@@ -3,8 +3,8 @@ import type { AuthContext } from './auth-context.js';
 import { CREDENTIAL_OPERATIONS } from './credential-operations.js';
 import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import { ADMIN_SCOPE } from '../scopes.js';
-import { createApiKey, listApiKeys, readApiKey, revokeApiKey } from './api-keys-resource.js';
-import { createClient, deleteClient, listClients, readClient } from './clients-resource.js';
+import { apiKeyHandlers as keys } from './api-keys-resource.js';
+import { clientHandlers as clients } from './clients-resource.js';
 import { introspectionEndpoint } from './introspection-endpoint.js';
 import { revocationEndpoint } from './revocation-endpoint.js';
 import { tokenEndpoint } from './token-endpoint.js';
@@ -23,13 +23,13 @@ export function authRoutes(): Route<AuthContext>[] {
     { method: 'POST', path: '/oauth/token', operationId: 'requestToken', summary: 'Get an access token: client credentials grant (RFC 6749 §4.4)', handler: tokenEndpoint, kind: 'meta', access: 'client', form: true },
     { method: 'POST', path: '/oauth/introspect', operationId: 'introspectToken', summary: 'Token introspection (RFC 7662)', handler: introspectionEndpoint, kind: 'meta', access: 'client', form: true },
     { method: 'POST', path: '/oauth/revoke', operationId: 'revokeToken', summary: 'Token revocation (RFC 7009)', handler: revocationEndpoint, kind: 'meta', access: 'client', form: true },
-    { method: 'GET', path: '/oauth/clients', operationId: 'listOAuthClients', summary: 'List OAuth clients', handler: listClients, kind: 'list', access: admin },
-    { method: 'POST', path: '/oauth/clients', operationId: 'createOAuthClient', summary: 'Register an OAuth client (its secret is in the response, once)', handler: createClient, kind: 'create', access: admin, secretResponse: true },
-    { method: 'GET', path: '/oauth/clients/:id', operationId: 'getOAuthClient', summary: 'Read an OAuth client', handler: readClient, kind: 'read', access: admin },
-    { method: 'DELETE', path: '/oauth/clients/:id', operationId: 'deleteOAuthClient', summary: 'Delete an OAuth client (its tokens stop working)', handler: deleteClient, kind: 'delete', access: admin },
-    { method: 'GET', path: '/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', handler: listApiKeys, kind: 'list', access: admin },
-    { method: 'POST', path: '/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is in the response, once)', handler: createApiKey, kind: 'create', access: admin, secretResponse: true },
-    { method: 'GET', path: '/api-keys/:id', operationId: 'getApiKey', summary: 'Read an API key', handler: readApiKey, kind: 'read', access: admin },
-    { method: 'DELETE', path: '/api-keys/:id', operationId: 'revokeApiKey', summary: 'Revoke an API key', handler: revokeApiKey, kind: 'delete', access: admin },
+    { method: 'GET', path: '/oauth/clients', operationId: 'listOAuthClients', summary: 'List OAuth clients', handler: clients.list, kind: 'list', access: admin },
+    { method: 'POST', path: '/oauth/clients', operationId: 'createOAuthClient', summary: 'Register an OAuth client (its secret is in the response, once)', handler: clients.create, kind: 'create', access: admin, secretResponse: true },
+    { method: 'GET', path: '/oauth/clients/:id', operationId: 'getOAuthClient', summary: 'Read an OAuth client', handler: clients.read, kind: 'read', access: admin },
+    { method: 'DELETE', path: '/oauth/clients/:id', operationId: 'deleteOAuthClient', summary: 'Delete an OAuth client (its tokens stop working)', handler: clients.remove, kind: 'delete', access: admin },
+    { method: 'GET', path: '/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', handler: keys.list, kind: 'list', access: admin },
+    { method: 'POST', path: '/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is in the response, once)', handler: keys.create, kind: 'create', access: admin, secretResponse: true },
+    { method: 'GET', path: '/api-keys/:id', operationId: 'getApiKey', summary: 'Read an API key', handler: keys.read, kind: 'read', access: admin },
+    { method: 'DELETE', path: '/api-keys/:id', operationId: 'revokeApiKey', summary: 'Revoke an API key', handler: keys.remove, kind: 'delete', access: admin },
   ], { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS });
 }
