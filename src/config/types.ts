@@ -1,4 +1,4 @@
-/** The field types a resource may declare (DESIGN §1). */
+/** The field types a resource may declare. */
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'datetime', 'json', 'enum', 'reference'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
