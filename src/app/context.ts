@@ -6,7 +6,7 @@ import { RecordValidator } from '../core/validate.js';
 import type { Store } from '../store/store.js';
 import { WebhookHub } from '../webhooks/inbound/hub.js';
 import type { WebhookContext } from '../webhooks/inbound/http/webhook-context.js';
-import { compileSources, type Source } from '../webhooks/inbound/sources.js';
+import { compileSources, type CompileOptions, type Source } from '../webhooks/inbound/sources.js';
 
 /** Everything a route handler of any feature needs, built once at start-up. */
 export interface AppContext extends AuthContext, WebhookContext {}
@@ -21,12 +21,13 @@ export interface AppPlan {
 /**
  * Checks the whole config against itself (resources, their relations, webhook sources and their
  * actions) without touching a database or a file; throws ConfigError naming every bad key.
+ * `options.providers` replaces the webhook providers sources may name (tests add made-up ones).
  */
-export function planApp(config: RestwellConfig): AppPlan {
+export function planApp(config: RestwellConfig, options: CompileOptions = {}): AppPlan {
   const list = defineResources(config);
   const resources = new Map(list.map((r) => [r.name, r]));
   const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
-  return { resources, validators, sources: compileSources(config, resources, validators) };
+  return { resources, validators, sources: compileSources(config, resources, validators, options) };
 }
 
 /** Builds the context for a config, its plan and an opened store. */

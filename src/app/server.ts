@@ -4,6 +4,7 @@ import { buildApp, type AppOptions } from './app.js';
 import { createContext, planApp, type AppContext } from './context.js';
 import { openStore } from '../store/open.js';
 import type { Store, SyncReport } from '../store/store.js';
+import type { CompileOptions } from '../webhooks/inbound/sources.js';
 
 /** A composed Restwell server: the app, its store, and how to stop both. */
 export interface RestwellServer {
@@ -20,8 +21,8 @@ export interface RestwellServer {
  * database is touched), opens the store it names, brings its schema in line with the resources,
  * and builds the HTTP app. Nothing listens yet (call `app.listen`, or `app.inject` in tests).
  */
-export async function createServer(config: RestwellConfig, options: AppOptions & { store?: Store } = {}): Promise<RestwellServer> {
-  const plan = planApp(config);
+export async function createServer(config: RestwellConfig, options: AppOptions & CompileOptions & { store?: Store } = {}): Promise<RestwellServer> {
+  const plan = planApp(config, { providers: options.providers });
   const store = options.store ?? (await openStore(config.database));
   try {
     const ctx = createContext(config, store, plan);

@@ -1,3 +1,4 @@
+import { parseMediaType } from '../../../http/media-type.js';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../core/errors.js';
@@ -9,7 +10,7 @@ import { replyTo } from '../actions/reply.js';
 import { recordFromMessage } from '../actions/store.js';
 import { sendRateLimited, UNVERIFIED_PER_ADDRESS } from '../delivery-limits.js';
 import { keptHeaders } from '../kept-headers.js';
-import { mediaType, parsePayload } from '../payload/parse-payload.js';
+import { parsePayload } from '../payload/parse-payload.js';
 import { acceptsContentType, normalize, PayloadError, type NormalizeResult } from '../providers/index.js';
 import { acceptedResponse, rejectedResponse, sendStored } from './responses.js';
 import type { Source } from '../sources.js';
@@ -29,7 +30,7 @@ export function receiveWebhook(ctx: WebhookContext) {
     if (!source) return sendProblem(request, reply, 'not-found', `no webhook source is named "${name}"`);
     const contentType = request.headers['content-type'] ?? '';
     if (!acceptsContentType(source.provider, contentType)) {
-      return sendProblem(request, reply, 'unsupported-media-type', `${source.provider.name} sends ${source.provider.contentTypes.join(' or ')}, not ${mediaType(contentType) || 'a body without Content-Type'}`);
+      return sendProblem(request, reply, 'unsupported-media-type', `${source.provider.name} sends ${source.provider.contentTypes.join(' or ')}, not ${parseMediaType(contentType).type || 'a body without Content-Type'}`);
     }
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (rawBody.length > source.bodyLimit) return sendProblem(request, reply, 'body-too-large', `source ${name} accepts bodies up to ${source.bodyLimit} bytes`);

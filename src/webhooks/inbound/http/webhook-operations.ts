@@ -1,9 +1,10 @@
+import { parseMediaType } from '../../../http/media-type.js';
 import type { WebhookSourceConfig } from '../../../config/types.js';
 import { findProvider, type ProviderDescriptor } from '../providers/index.js';
 import { schemeFor, type VerifyConfig } from '../verifiers/index.js';
 import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
 import { PROBLEMS, type ProblemCode } from '../../../http/problems.js';
-import { mediaType } from '../payload/parse-payload.js';
+
 import type { Json } from '../../../http/openapi/components.js';
 import { header } from '../../../http/openapi/headers.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
@@ -52,7 +53,7 @@ function receive(ctx: SchemaContext): OperationDoc {
       schema: { type: 'object', required: ['received', 'id'], properties: { received: { type: 'boolean', const: true }, id: { type: 'string', description: 'The delivery in the inbox (`whd_…`)' } } },
     };
   }
-  for (const { reply } of used) if (reply) content[mediaType(reply.contentType)] = { schema: { type: 'string', description: reply.description } };
+  for (const { reply } of used) if (reply) content[parseMediaType(reply.contentType).type] = { schema: { type: 'string', description: reply.description } };
   const rejections = rejectionsOf(used);
   return {
     description:

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeMultipart } from './form-body.js';
-import { headerParam, parseMultipart } from './multipart.js';
+import { parseMultipart } from './multipart.js';
 import { PayloadError } from './payload-error.js';
 
 describe('parseMultipart', () => {
@@ -37,9 +37,11 @@ describe('parseMultipart', () => {
     assert.equal(parts[0]!.data.toString(), 'value');
   });
 
-  it('reads RFC 5987 filenames', () => {
-    assert.equal(headerParam(`form-data; name="f"; filename="a.txt"; filename*=UTF-8''%C3%A9t%C3%A9.txt`, 'filename'), 'été.txt');
-    assert.equal(headerParam('form-data; name="f\\"x"', 'name'), 'f"x');
+  it('reads RFC 5987 filenames and escaped quotes in part names', () => {
+    const body = Buffer.from(`--zz\r\nContent-Disposition: form-data; name="f\\"x"; filename="a.txt"; filename*=UTF-8''%C3%A9t%C3%A9.txt\r\n\r\nv\r\n--zz--\r\n`);
+    const [part] = parseMultipart(body, 'multipart/form-data; boundary=zz');
+    assert.equal(part!.name, 'f"x');
+    assert.equal(part!.filename, 'été.txt');
   });
 
   it('throws PayloadError on broken bodies', () => {

@@ -1,3 +1,4 @@
+import { parseMediaType } from '../../../http/media-type.js';
 import { PayloadError } from './payload-error.js';
 
 /** One part of a multipart/form-data body, with its bytes untouched. */
@@ -13,33 +14,13 @@ export interface MultipartPart {
   data: Buffer;
 }
 
-/** Reads the value of a `key=value` or `key="quoted"` parameter from a header value. */
-export function headerParam(value: string, key: string): string | undefined {
-  // RFC 5987 `key*=charset'lang'percent-encoded` wins over the plain form when both are present.
-  const ext = new RegExp(`(?:^|;)\\s*${key}\\*\\s*=\\s*([^;]*)`, 'i').exec(value);
-  if (ext) {
-    const m = /^([^']*)'[^']*'(.*)$/.exec(ext[1]!.trim());
-    if (m) {
-      try {
-        return decodeURIComponent(m[2]!);
-      } catch {
-        /* fall through to the plain parameter */
-      }
-    }
-  }
-  const re = new RegExp(`(?:^|;)\\s*${key}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;]*))`, 'i');
-  const m = re.exec(value);
-  if (!m) return undefined;
-  return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!.trim();
-}
-
 /**
  * Parses a multipart/form-data body synchronously, keeping each part's raw bytes so that
  * text in a declared charset (SendGrid `charsets`) can be decoded correctly afterwards.
  * Tolerates LF-only line endings and a preamble; throws {@link PayloadError} on a broken body.
  */
 export function parseMultipart(body: Buffer, contentType: string): MultipartPart[] {
-  const boundary = headerParam(contentType, 'boundary');
+  const boundary = parseMediaType(contentType).params.boundary;
   if (!boundary) throw new PayloadError('multipart body without a boundary parameter in Content-Type');
   const delimiter = Buffer.from(`--${boundary}`);
   let pos = body.indexOf(delimiter);
@@ -86,10 +67,10 @@ function parsePart(raw: Buffer): MultipartPart {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const disposition = headers['content-disposition'];
-  const name = disposition ? headerParam(disposition, 'name') : undefined;
+  const disposition = parseMediaType(headers['content-disposition']).params;
+  const name = disposition.name;
   if (name === undefined) throw new PayloadError('multipart part without a Content-Disposition name');
-  const filename = disposition ? headerParam(disposition, 'filename') : undefined;
+  const filename = disposition.filename;
   return {
     name,
     ...(filename !== undefined ? { filename } : {}),

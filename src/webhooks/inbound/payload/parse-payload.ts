@@ -1,16 +1,12 @@
 import { exceedsDepth } from '../../../core/json-depth.js';
-import { headerParam, parseMultipart, type MultipartPart } from './multipart.js';
+import { parseMediaType } from '../../../http/media-type.js';
+import { parseMultipart, type MultipartPart } from './multipart.js';
 import { PayloadError } from './payload-error.js';
 
 /** The media types webhook bodies come in. */
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 export const MULTIPART_TYPE = 'multipart/form-data';
-
-/** The bare media type of a Content-Type value, lower-cased (`application/json`). */
-export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
 
 /** Decodes bytes in a named charset, falling back to UTF-8 for unknown labels. */
 export function decodeText(data: Buffer, charset?: string): string {
@@ -38,7 +34,7 @@ export interface ParsedForm {
  * Throws {@link PayloadError} for any other media type or a broken body.
  */
 export function parseForm(contentType: string | undefined, rawBody: Buffer): ParsedForm {
-  const type = mediaType(contentType);
+  const type = parseMediaType(contentType).type;
   const fields: Record<string, string[]> = Object.create(null);
   const add = (k: string, v: string) => (fields[k] ??= []).push(v);
   if (type === FORM_TYPE) {
@@ -50,7 +46,7 @@ export function parseForm(contentType: string | undefined, rawBody: Buffer): Par
     const files: MultipartPart[] = [];
     for (const part of parts) {
       if (part.filename !== undefined) files.push(part);
-      else add(part.name, decodeText(part.data, part.contentType && headerParam(part.contentType, 'charset')));
+      else add(part.name, decodeText(part.data, part.contentType && parseMediaType(part.contentType).params.charset));
     }
     return { fields, files, parts };
   }
@@ -91,11 +87,11 @@ export function isJsonType(type: string): boolean {
 
 /**
  * Parses a body by its content type into plain data: JSON as is (at most `maxDepth` deep), forms
- * as an object of first values (files left out). Used to find event ids before normalizing.
+ * as an object of first values (files left out): what event-id rules and field-based normalizers read.
  * Throws {@link PayloadError}.
  */
 export function parsePayload(contentType: string | undefined, rawBody: Buffer, maxDepth?: number): unknown {
-  const type = mediaType(contentType);
+  const type = parseMediaType(contentType).type;
   if (isJsonType(type)) return parseJson(rawBody, undefined, maxDepth);
   if (type === FORM_TYPE || type === MULTIPART_TYPE) {
     return firstValues(parseForm(contentType, rawBody).fields);

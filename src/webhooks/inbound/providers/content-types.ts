@@ -1,4 +1,5 @@
-import { isJsonType, JSON_TYPE, mediaType } from '../payload/parse-payload.js';
+import { parseMediaType } from '../../../http/media-type.js';
+import { isJsonType, JSON_TYPE } from '../payload/parse-payload.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
 
 /**
@@ -6,6 +7,6 @@ import type { ProviderDescriptor } from './provider-descriptor.js';
  * `application/*+json` variants (e.g. cloudevents) count as JSON wherever JSON is accepted.
  */
 export function acceptsContentType(provider: ProviderDescriptor, contentType: string | undefined): boolean {
-  const type = mediaType(contentType);
+  const type = parseMediaType(contentType).type;
   return provider.contentTypes.includes(type) || (isJsonType(type) && provider.contentTypes.includes(JSON_TYPE));
 }

@@ -1,5 +1,6 @@
+import { parseMediaType } from '../../../http/media-type.js';
 import { encodeForm, encodeMultipart, type EncodedBody } from '../payload/form-body.js';
-import { FORM_TYPE, isJsonType, JSON_TYPE, mediaType, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
+import { FORM_TYPE, isJsonType, JSON_TYPE, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
 import { PayloadError } from '../payload/payload-error.js';
 import { bareContentId, bytesAttachment, isObject, jsonField, str } from './email-helpers.js';
 import { addHeader, decodeEncodedWords, splitAddresses, toIsoDate } from './mail-headers.js';
@@ -75,7 +76,7 @@ export const mailgun: ProviderDescriptor = {
   contentTypes: [FORM_TYPE, MULTIPART_TYPE, JSON_TYPE],
   normalize: (contentType, rawBody, maxDepth) =>
     // JSON from Mailgun is an event webhook (delivered, opened, …), not an inbound message.
-    isJsonType(mediaType(contentType))
+    isJsonType(parseMediaType(contentType).type)
       ? { kind: 'event', payload: parseJson(rawBody, M, maxDepth) }
       : { kind: 'email', email: normalizeMailgun(contentType, rawBody) },
   eventId: (_headers, payload) => {

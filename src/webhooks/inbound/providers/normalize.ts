@@ -1,5 +1,6 @@
+import { parseMediaType } from '../../../http/media-type.js';
 import { DEFAULTS } from '../../../config/defaults.js';
-import { mediaType } from '../payload/parse-payload.js';
+
 import { PayloadError } from '../payload/payload-error.js';
 import { acceptsContentType } from './content-types.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
@@ -14,7 +15,7 @@ import type { NormalizeResult } from './types.js';
 export async function normalize(provider: ProviderDescriptor, contentType: string | undefined, rawBody: Buffer, maxDepth: number = DEFAULTS.server.maxJsonDepth): Promise<NormalizeResult> {
   const ct = contentType ?? '';
   if (!acceptsContentType(provider, ct)) {
-    throw new PayloadError(`${provider.name} sends ${provider.contentTypes.join(', ')}; got ${mediaType(ct) || 'no content type'}`, provider.name);
+    throw new PayloadError(`${provider.name} sends ${provider.contentTypes.join(', ')}; got ${parseMediaType(ct).type || 'no content type'}`, provider.name);
   }
   try {
     return provider.normalize(ct, rawBody, maxDepth);

@@ -1,4 +1,5 @@
-import { isJsonType, mediaType, parseForm, parseJson } from '../payload/parse-payload.js';
+import { parseMediaType } from '../../../http/media-type.js';
+import { isJsonType, parseForm, parseJson } from '../payload/parse-payload.js';
 import { contentTypeOf } from './headers.js';
 import type { VerifyInput } from './types.js';
 
@@ -9,7 +10,7 @@ import type { VerifyInput } from './types.js';
  */
 export function signedParams(input: VerifyInput): Record<string, string[]> | undefined {
   const ct = contentTypeOf(input.headers, input.contentType);
-  const type = mediaType(ct);
+  const type = parseMediaType(ct).type;
   try {
     if (isJsonType(type)) {
       const json = parseJson(input.rawBody);
