@@ -32,7 +32,7 @@ export function resolveAuthSettings(config: RestwellConfig): AuthSettings {
     const rl = a.rateLimit as RateLimitFileConfig & { resources?: Record<string, RateLimitFileConfig> };
     const resources = new Map<string, RateLimitPolicy>();
     for (const [name, r] of Object.entries(rl.resources ?? {})) {
-      if (!config.resources[name]) throw new ConfigError([`auth.rateLimit.resources.${name}: no resource named "${name}"`], 'config');
+      if (!config.resources[name]) throw new ConfigError([`auth.rateLimit.resources.${name}: no resource named "${name}"`], config.origin ?? 'config');
       resources.set(name, { name, limit: r.limit, windowSeconds: parseDuration(r.window) });
     }
     rateLimit = { default: { name: 'default', limit: rl.limit, windowSeconds: parseDuration(rl.window) }, resources };

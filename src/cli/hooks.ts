@@ -31,7 +31,7 @@ export async function hooksSend(sourceName: string, options: HooksSendOptions): 
   const source = config.webhooks.sources[sourceName];
   if (!source) {
     const known = Object.keys(config.webhooks.sources);
-    throw new ConfigError([`no webhook source named "${sourceName}"; configured: ${known.join(', ') || 'none'}`], options.config ?? 'built-in demo config');
+    throw new ConfigError([`no webhook source named "${sourceName}"; configured: ${known.join(', ') || 'none'}`], config.origin ?? options.config ?? 'built-in demo config');
   }
   const body = options.file ? readFileSync(options.file) : undefined;
   const contentType = options.file && extname(options.file) === '.json' ? 'application/json' : undefined;
