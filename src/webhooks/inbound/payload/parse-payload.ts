@@ -85,6 +85,11 @@ export function isJsonType(type: string): boolean {
   return type === JSON_TYPE || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** True when a Content-Type value names JSON (`application/json`, `application/*+json`), parameters aside. */
+export function isJsonContent(contentType: string | undefined): boolean {
+  return isJsonType(parseMediaType(contentType).type);
+}
+
 /**
  * Parses a body by its content type into plain data: JSON as is (at most `maxDepth` deep), forms
  * as an object of first values (files left out): what event-id rules and field-based normalizers read.

@@ -1,6 +1,5 @@
-import { parseMediaType } from '../../../http/media-type.js';
 import type { EncodedBody } from '../payload/form-body.js';
-import { isJsonType, JSON_TYPE, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
+import { isJsonContent, JSON_TYPE, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
 import { PayloadError } from '../payload/payload-error.js';
 import { bareContentId, base64Attachment, bytesAttachment, isObject, requireObject, str } from './email-helpers.js';
 import { splitAddresses, toIsoDate } from './mail-headers.js';
@@ -91,7 +90,7 @@ export const cloudmailin: ProviderDescriptor = {
   contentTypes: [JSON_TYPE, MULTIPART_TYPE],
   normalize: (contentType, rawBody, maxDepth) => ({
     kind: 'email',
-    email: isJsonType(parseMediaType(contentType).type) ? normalizeCloudmailin(parseJson(rawBody, C, maxDepth)) : normalizeCloudmailinMultipart(contentType, rawBody),
+    email: isJsonContent(contentType) ? normalizeCloudmailin(parseJson(rawBody, C, maxDepth)) : normalizeCloudmailinMultipart(contentType, rawBody),
   }),
   eventId: (_headers, payload) => (isObject(payload) ? pickHeader(payload.headers, 'message_id') : undefined),
   sample: ({ text }) => sampleCloudmailinEmail({ text, subject: text }),

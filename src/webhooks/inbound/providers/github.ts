@@ -1,5 +1,4 @@
-import { parseMediaType } from '../../../http/media-type.js';
-import { FORM_TYPE, isJsonType, JSON_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
+import { FORM_TYPE, isJsonContent, JSON_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
 import { PayloadError } from '../payload/payload-error.js';
 import { headerValue } from '../verifiers/headers.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
@@ -14,7 +13,7 @@ export const github: ProviderDescriptor = {
   schemes: ['github'],
   contentTypes: [JSON_TYPE, FORM_TYPE],
   normalize: (contentType, rawBody, maxDepth) => {
-    if (isJsonType(parseMediaType(contentType).type)) return { kind: 'event', payload: parseJson(rawBody, G, maxDepth) };
+    if (isJsonContent(contentType)) return { kind: 'event', payload: parseJson(rawBody, G, maxDepth) };
     const payload = parseForm(contentType, rawBody).fields.payload?.[0];
     if (payload === undefined) throw new PayloadError('a form-encoded GitHub delivery needs a payload field', G);
     return { kind: 'event', payload: parseJson(Buffer.from(payload), G, maxDepth) };

@@ -1,6 +1,5 @@
-import { parseMediaType } from '../../../http/media-type.js';
 import { encodeForm, encodeMultipart, type EncodedBody } from '../payload/form-body.js';
-import { FORM_TYPE, isJsonType, JSON_TYPE, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
+import { FORM_TYPE, isJsonContent, JSON_TYPE, MULTIPART_TYPE, parseForm, parseJson } from '../payload/parse-payload.js';
 import { PayloadError } from '../payload/payload-error.js';
 import { bareContentId, bytesAttachment, isObject, jsonField, str } from './email-helpers.js';
 import { addHeader, decodeEncodedWords, splitAddresses, toIsoDate } from './mail-headers.js';
@@ -76,7 +75,7 @@ export const mailgun: ProviderDescriptor = {
   contentTypes: [FORM_TYPE, MULTIPART_TYPE, JSON_TYPE],
   normalize: (contentType, rawBody, maxDepth) =>
     // JSON from Mailgun is an event webhook (delivered, opened, …), not an inbound message.
-    isJsonType(parseMediaType(contentType).type)
+    isJsonContent(contentType)
       ? { kind: 'event', payload: parseJson(rawBody, M, maxDepth) }
       : { kind: 'email', email: normalizeMailgun(contentType, rawBody) },
   eventId: (_headers, payload) => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { parseMediaType } from '../../../http/media-type.js';
 import { encodeForm, type EncodedBody } from '../payload/form-body.js';
-import { FORM_TYPE, isJsonType, JSON_TYPE, parsePayload } from '../payload/parse-payload.js';
+import { FORM_TYPE, isJsonContent, JSON_TYPE, parsePayload } from '../payload/parse-payload.js';
 import { PayloadError } from '../payload/payload-error.js';
 import { headerValue } from '../verifiers/headers.js';
 import { isObject, str } from './email-helpers.js';
@@ -59,7 +58,7 @@ export const twilio: ProviderDescriptor = {
     const fields = parsePayload(contentType, rawBody, maxDepth);
     if (!isObject(fields)) throw new PayloadError('a Twilio webhook must be a form or a JSON object', 'twilio');
     // JSON posts (bodySHA256) are usually not messages; only treat them as SMS when they look like one.
-    if (isJsonType(parseMediaType(contentType).type) && !('From' in fields && 'Body' in fields)) return { kind: 'event', payload: fields };
+    if (isJsonContent(contentType) && !('From' in fields && 'Body' in fields)) return { kind: 'event', payload: fields };
     return { kind: 'sms', sms: normalizeTwilio(fields) };
   },
   eventId: (headers, payload) => {

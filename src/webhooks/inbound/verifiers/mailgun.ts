@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { parseMediaType } from '../../../http/media-type.js';
-import { isJsonType, parseForm, parseJson } from '../payload/parse-payload.js';
+import { isJsonContent, parseForm, parseJson } from '../payload/parse-payload.js';
 import { contentTypeOf } from './headers.js';
 import { safeEqual } from '../../../core/safe-equal.js';
 import { checkTimestamp } from './timestamp.js';
@@ -18,7 +17,7 @@ const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? St
 function readSignature(input: VerifyInput): MailgunSignature | undefined {
   const ct = contentTypeOf(input.headers, input.contentType);
   try {
-    if (isJsonType(parseMediaType(ct).type)) {
+    if (isJsonContent(ct)) {
       const body = parseJson(input.rawBody) as { signature?: Record<string, unknown> } | null;
       const sig = body && typeof body === 'object' ? body.signature : undefined;
       if (!sig || typeof sig !== 'object') return {};
