@@ -13,6 +13,15 @@ test('no source, test, bench or CI file reads a folder beside the checkout', () 
   assert.deepEqual(offenders, []);
 });
 
+// A reader has only the repository: a comment that points at a design document, a tracker issue
+// or a planning note outside it explains nothing. Say the reason in the comment instead.
+test('no comment cites a document that is not in the repository', () => {
+  const tracked = execFileSync('git', ['ls-files', 'src', 'test', 'bench', 'scripts', '.ci', 'bin', 'docs', 'examples'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const outside = new RegExp(['DESIGN(\\.md| §)', 'DEVELOPERS\\.md', '\\b[Ii]ssue #\\d'].join('|'));
+  const offenders = tracked.filter((file) => !file.startsWith('test/fixtures/') && file !== 'test/self-contained.test.ts' && outside.test(readFileSync(join(ROOT, file), 'utf8')));
+  assert.deepEqual(offenders, []);
+});
+
 test('the signature vectors the verifier tests use are vendored with their sources named', () => {
   const vectors = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/webhook-signatures.json'), 'utf8'));
   for (const [name, entry] of Object.entries(vectors)) {
