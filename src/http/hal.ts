@@ -9,7 +9,7 @@ export interface Link {
 }
 
 /** The path of a record. */
-export function recordPath(resource: ResourceDefinition, id: string | number): string {
+export function recordPath(resource: Pick<ResourceDefinition, 'name'>, id: string | number): string {
   return `/${resource.name}/${encodeURIComponent(String(id))}`;
 }
 

@@ -1,4 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { EventRecord } from '../core/events.js';
+import { step, type Flow } from './flow.js';
+import type { Row, Statements } from './statements.js';
 
 /**
  * The part of the event log a reader may see (owner rules apply to the log too): every event of
@@ -20,7 +23,7 @@ export interface EventQuery {
 /**
  * The SELECT for a page of the event log, the same for every engine. The reader's visibility is
  * part of the WHERE, so a page is full of visible events and a cursor never stalls on hidden ones.
- * `upTo` caps the positions read (PostgreSQL's high-water mark).
+ * `upTo` caps the positions read (the engine's event horizon).
  */
 export function buildEventQuery(db: Kysely<any>, query: EventQuery, upTo?: number) {
   let q = db.selectFrom('_rw_events').selectAll().where('seq', '>', query.after ?? 0);
@@ -41,4 +44,20 @@ function visibleTo(eb: ExpressionBuilder<any, any>, v: EventVisibility) {
   if (v.resources.length) parts.push(eb('resource', 'in', v.resources));
   if (v.owned?.resources.length) parts.push(eb.and([eb('resource', 'in', v.owned.resources), eb('owner', '=', v.owned.owner)]));
   return eb.or(parts);
+}
+
+/** A page of the event log, oldest first, up to `upTo` (see Engine.eventHorizon). */
+export function* listEvents(s: Statements, query: EventQuery, upTo: number | undefined): Flow<EventRecord[]> {
+  return (yield* step(s.rows(buildEventQuery(s.sql, query, upTo).compile()))).map(toEvent);
+}
+
+/** One event by its public id, when `visible` lets the reader see it. */
+export function* getEvent(s: Statements, id: string, visible?: EventVisibility): Flow<EventRecord | undefined> {
+  const [row] = yield* step(s.rows(buildEventByIdQuery(s.sql, id, visible).compile()));
+  return row ? toEvent(row) : undefined;
+}
+
+function toEvent(row: Row): EventRecord {
+  const data = JSON.parse(row.data);
+  return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at };
 }

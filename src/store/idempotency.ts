@@ -1,6 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { DomainError } from '../core/errors.js';
 import type { RecordId } from '../core/record.js';
+import { step, type Flow } from './flow.js';
+import type { Row, Statements } from './statements.js';
 
 /** A request's claim on an Idempotency-Key (IETF httpapi draft). */
 export interface IdempotencyClaim {
@@ -44,7 +46,7 @@ export interface IdempotencyCompletion {
 }
 
 /** The row columns of an entry, as both engines store them (JSON as text). */
-export function entryOf(row: { fingerprint: string; state: IdempotencyEntry['state']; response: string | null; applied: string | null }): IdempotencyEntry {
+export function entryOf(row: Row): IdempotencyEntry {
   return {
     fingerprint: row.fingerprint,
     state: row.state,
@@ -72,4 +74,20 @@ export function markAppliedQuery(db: Kysely<any>, c: IdempotencyCompletion, appl
 /** Aborts a write whose claim was taken over, so the key's new holder is the only one to write. */
 export function claimLost(c: IdempotencyCompletion): DomainError {
   return new DomainError('idempotency-in-flight', `the claim on Idempotency-Key "${c.key}" ran out while this request waited, and a retry took it over; nothing was written by this request`);
+}
+
+/**
+ * Stores the response of a key the claim still holds, kept until `expiresAt`, or releases the
+ * claim unless a write applied it. Expired keys are swept as a side effect, so the table stays
+ * bounded without a timer.
+ */
+export function* completeIdempotencyKey(s: Statements, claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Flow<void> {
+  const held = (eb: ExpressionBuilder<any, any>) => eb.and({ scope: claim.scope, key: claim.key, claim_id: claim.id });
+  if (response) {
+    const set = { state: 'complete', response: JSON.stringify(response), ...(expiresAt === undefined ? {} : { expires_at: expiresAt }) };
+    yield* step(s.run(s.sql.updateTable('_rw_idempotency').set(set).where(held).compile()));
+  } else {
+    yield* step(s.run(s.sql.deleteFrom('_rw_idempotency').where(held).where('state', '=', 'in-flight').compile()));
+  }
+  yield* step(s.run(s.sql.deleteFrom('_rw_idempotency').where('expires_at', '<', new Date().toISOString()).compile()));
 }

@@ -1,4 +1,5 @@
 import { uuidv7 } from 'uuidv7';
+import type { RecordId } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
 /** Where an inbound delivery stands: waiting for its asynchronous actions, done, or given up on. */
@@ -18,8 +19,23 @@ export interface DeliveryAttempt {
   at: string;
   outcome: 'processed' | 'failed' | 'retry';
   error: string | null;
-  /** What the actions produced, e.g. `{ records: ['/messages/7'], events: ['evt_…'] }`. */
-  result?: Record<string, unknown>;
+  /** What the actions produced, when they produced anything. */
+  result?: AttemptResult;
+}
+
+/** A record an attempt's actions created, by resource and id (the HTTP layer makes its link). */
+export interface CreatedRecord {
+  resource: string;
+  id: RecordId;
+}
+
+/**
+ * What an attempt's actions produced: records created and event ids appended. Attempts logged by
+ * earlier versions name each record by its path (`/messages/7`) instead.
+ */
+export interface AttemptResult {
+  records: Array<CreatedRecord | string>;
+  events: string[];
 }
 
 /** A verified delivery as the inbox keeps it. */
@@ -80,14 +96,8 @@ export function appendAttempt(log: DeliveryAttempt[], entry: DeliveryAttempt): D
   return next.length > ATTEMPT_LOG_MAX ? [next[0]!, ...next.slice(-(ATTEMPT_LOG_MAX - 1))] : next;
 }
 
-/** What an attempt's effects created: record paths and event ids. */
-export interface EffectResult {
-  records: string[];
-  events: string[];
-}
-
 /** The delivery after an attempt: counted, its outcome and log entry written. */
-export function applyAttempt(current: Delivery, outcome: AttemptOutcome, at: string, result: EffectResult): Delivery {
+export function applyAttempt(current: Delivery, outcome: AttemptOutcome, at: string, result: { records: CreatedRecord[]; events: string[] }): Delivery {
   const attempts = current.attempts + 1;
   const hasResult = result.records.length > 0 || result.events.length > 0;
   const entry: DeliveryAttempt = { number: attempts, at, outcome: outcome.status === 'received' ? 'retry' : outcome.status, error: outcome.error, ...(hasResult ? { result: { ...result } } : {}) };

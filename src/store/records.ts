@@ -3,7 +3,6 @@ import { uuidv7 } from 'uuidv7';
 import { newUuid } from '../core/ids.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
-import { ConflictError, ValidationError } from '../core/errors.js';
 import { eventType, type ChangeAction } from '../core/events.js';
 import { toPlain } from '../core/record.js';
 
@@ -65,8 +64,20 @@ export function recordColumns(resource: ResourceDefinition, record: Omit<StoredR
   return cols;
 }
 
+/** A row of the event log, as every engine writes it (JSON as text). */
+export interface EventRow {
+  id: string;
+  type: string;
+  resource: string;
+  record_id: string;
+  data: string;
+  created_at: string;
+  /** Kept with the event so that owner rules apply to the log too. */
+  owner: string | null;
+}
+
 /** The event row a change writes, in the same transaction as the change. */
-export function changeEvent(resource: ResourceDefinition, action: ChangeAction, record: StoredRecord, now: string) {
+export function changeEvent(resource: ResourceDefinition, action: ChangeAction, record: StoredRecord, now: string): EventRow {
   return {
     id: newEventId(),
     type: eventType(resource.name, action),
@@ -74,7 +85,6 @@ export function changeEvent(resource: ResourceDefinition, action: ChangeAction, 
     record_id: String(record.id),
     data: JSON.stringify(toPlain(record)),
     created_at: now,
-    // Kept with the event so that owner rules apply to the log too.
     owner: record.owner,
   };
 }
@@ -82,22 +92,4 @@ export function changeEvent(resource: ResourceDefinition, action: ChangeAction, 
 /** True when two field-data objects hold the same values (so a write would change nothing). */
 export function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** The 422 for a reference field pointing at a record that does not exist. */
-export function missingReference(field: FieldDefinition, value: unknown): ValidationError {
-  return new ValidationError([{ pointer: `/${field.name}`, detail: `no ${field.to} record has id ${JSON.stringify(value)}` }]);
-}
-
-/** The 409 for a unique field whose value another record already holds. */
-export function uniqueConflict(resource: ResourceDefinition, field: string, value: unknown, holder?: RecordId): ConflictError {
-  const by = holder === undefined ? 'another record' : `/${resource.name}/${holder}`;
-  return new ConflictError('unique-violation', `${field} ${JSON.stringify(value)} is already used by ${by}`, {
-    errors: [{ pointer: `/${field}`, detail: `must be unique; ${JSON.stringify(value)} is taken` }],
-  });
-}
-
-/** The 409 for deleting a record that others still reference. */
-export function referencedConflict(resource: ResourceDefinition, id: RecordId): ConflictError {
-  return new ConflictError('reference-conflict', `/${resource.name}/${id} is still referenced by other records; delete or change those first`);
 }

@@ -1,4 +1,5 @@
 import type { FieldDefinition } from '../../core/resource.js';
+import type { Codec } from '../records.js';
 
 /**
  * Text collates byte-wise ("C"), as SQLite's BINARY does, so sorting, range filters and keyset
@@ -48,3 +49,6 @@ export function decode(field: FieldDefinition, value: unknown): unknown {
 export function unstorableText(...keys: string[]): boolean {
   return keys.some((k) => k.includes('\u0000'));
 }
+
+/** The PostgreSQL codec, for shared flows. */
+export const pgCodec: Codec = { encode, decode };

@@ -1,8 +1,5 @@
 import type pg from 'pg';
-import type { EventRecord } from '../../core/events.js';
-import { buildEventByIdQuery, buildEventQuery, type EventQuery, type EventVisibility } from '../event-query.js';
-import type { changeEvent } from '../records.js';
-import { pgBuilder } from './postgres-kysely.js';
+import type { EventRow } from '../records.js';
 import { LOCK } from './postgres-locks.js';
 
 /*
@@ -26,7 +23,7 @@ import { LOCK } from './postgres-locks.js';
  */
 
 /** Inserts a change's event; the shared lock is taken in the same statement, before `seq` is drawn. */
-export async function appendEvent(client: pg.PoolClient, schemaKey: number, e: ReturnType<typeof changeEvent>): Promise<void> {
+export async function appendEvent(client: pg.PoolClient, schemaKey: number, e: EventRow): Promise<void> {
   await client.query(
     `WITH l AS (SELECT pg_advisory_xact_lock_shared($7, $8))
      INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT $1, $2, $3, $4, $5, $6, $9 FROM l`,
@@ -42,24 +39,4 @@ export async function eventHighWaterMark(pool: pg.Pool, schemaKey: number): Prom
      SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS mark FROM _rw_event_seq; COMMIT;`,
   )) as unknown as pg.QueryResult[];
   return Number(results[2].rows[0].mark);
-}
-
-/** Committed events after `after` and up to the high-water mark, oldest first. */
-export async function listEvents(pool: pg.Pool, schemaKey: number, query: EventQuery): Promise<EventRecord[]> {
-  const mark = await eventHighWaterMark(pool, schemaKey);
-  const c = buildEventQuery(pgBuilder, query, mark).compile();
-  const { rows } = await pool.query(c.sql, c.parameters as unknown[]);
-  return rows.map(toEvent);
-}
-
-/** One event by its public id, when `visible` lets the reader see it. */
-export async function getEvent(pool: pg.Pool, id: string, visible?: EventVisibility): Promise<EventRecord | undefined> {
-  const c = buildEventByIdQuery(pgBuilder, id, visible).compile();
-  const { rows } = await pool.query(c.sql, c.parameters as unknown[]);
-  return rows[0] ? toEvent(rows[0]) : undefined;
-}
-
-function toEvent(row: any): EventRecord {
-  const data = JSON.parse(row.data);
-  return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at };
 }

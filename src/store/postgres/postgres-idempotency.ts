@@ -1,14 +1,13 @@
 import type pg from 'pg';
-import { entryOf, type IdempotencyClaim, type IdempotencyEntry } from '../idempotency.js';
-
-type ClaimResult = { claimed: true } | { claimed: false; entry: IdempotencyEntry };
+import type { ClaimResult } from '../engine.js';
+import { entryOf, type IdempotencyClaim } from '../idempotency.js';
 
 /**
  * Claims a key, race-free across nodes: the insert either creates the claim, takes over an
  * expired one, or (for a live one) does nothing; PostgreSQL makes a concurrent insert of the same
  * key wait for the first to commit, so exactly one claimant wins. A loser then reads the entry.
  */
-export async function claim(pool: pg.Pool, c: IdempotencyClaim): Promise<ClaimResult> {
+export async function claimKey(pool: pg.Pool, c: IdempotencyClaim): Promise<ClaimResult> {
   // The entry read can miss only if its claim was released (deleted) in between; then claim again.
   for (let attempt = 0; ; attempt++) {
     const now = new Date().toISOString();
@@ -24,20 +23,4 @@ export async function claim(pool: pg.Pool, c: IdempotencyClaim): Promise<ClaimRe
     if (rows[0]) return { claimed: false, entry: entryOf(rows[0]) };
     if (attempt >= 3) return { claimed: false, entry: { fingerprint: c.fingerprint, state: 'in-flight' } };
   }
-}
-
-/**
- * Stores the response of a key the claim still holds until `expiresAt`, or releases the claim
- * unless a write applied it, and sweeps expired keys.
- */
-export async function complete(pool: pg.Pool, c: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
-  if (response) {
-    await pool.query(`UPDATE _rw_idempotency SET state = 'complete', response = $1, expires_at = coalesce($2, expires_at) WHERE scope = $3 AND key = $4 AND claim_id = $5`, [
-      JSON.stringify(response), expiresAt ?? null, c.scope, c.key, c.id,
-    ]);
-  } else {
-    await pool.query(`DELETE FROM _rw_idempotency WHERE scope = $1 AND key = $2 AND claim_id = $3 AND state = 'in-flight'`, [c.scope, c.key, c.id]);
-  }
-  // Swept as a side effect of completions, so the table stays bounded without a timer (as on SQLite).
-  await pool.query('DELETE FROM _rw_idempotency WHERE expires_at < $1', [new Date().toISOString()]);
 }

@@ -1,16 +1,10 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { ColumnTypes } from '../ddl.js';
+import { queryBuilder } from '../query-builder.js';
 import { PG_TEXT, pgColumnType } from './postgres-codec.js';
 
-/** A Kysely instance that only builds PostgreSQL SQL; pg runs it on the pool. */
-export const pgBuilder = new Kysely<any>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
+/** Builds PostgreSQL SQL; pg runs it on the pool or a transaction's connection. */
+export const pgBuilder = queryBuilder(new PostgresAdapter(), () => new PostgresQueryCompiler(), (db) => new PostgresIntrospector(db));
 
 /** PostgreSQL's spelling of Restwell's column types. */
 export const pgTypes: ColumnTypes = {

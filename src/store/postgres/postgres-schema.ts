@@ -2,33 +2,13 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { ddlFor } from '../ddl.js';
-import { SchemaSyncError } from '../errors.js';
-import { indexName, planSchema, shapeOf, type SchemaStep, type StoredShape, describeStep } from '../schema-plan.js';
+import { runLater } from '../flow.js';
+import { indexName, type SchemaStep } from '../schema-plan.js';
+import { syncSchema } from '../schema-sync.js';
 import type { SyncReport } from '../store.js';
 import { pgBuilder, pgTypes } from './postgres-kysely.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
-import { PG_TEXT } from './postgres-codec.js';
-
-/**
- * Restwell's own tables. `_rw_events.seq` comes from its own sequence so readers can take a
- * high-water mark from it (see postgres-events.ts); JSON documents are kept as text, as on SQLite.
- */
-export const PG_SYSTEM_DDL = `
-CREATE TABLE IF NOT EXISTS _rw_schema (resource text PRIMARY KEY, shape text NOT NULL);
-CREATE SEQUENCE IF NOT EXISTS _rw_event_seq;
-CREATE TABLE IF NOT EXISTS _rw_events (
-  seq bigint PRIMARY KEY DEFAULT nextval('_rw_event_seq'), id text NOT NULL UNIQUE, type ${PG_TEXT} NOT NULL,
-  resource text NOT NULL, record_id text, data text NOT NULL, created_at text NOT NULL, owner text);
-ALTER TABLE _rw_events ADD COLUMN IF NOT EXISTS owner text;
-ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq;
-CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
-CREATE TABLE IF NOT EXISTS _rw_idempotency (
-  scope text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, state text NOT NULL,
-  response text, expires_at ${PG_TEXT} NOT NULL, PRIMARY KEY (scope, key));
-ALTER TABLE _rw_idempotency ADD COLUMN IF NOT EXISTS claim_id text, ADD COLUMN IF NOT EXISTS applied text;
-CREATE TABLE IF NOT EXISTS _rw_documents (
-  kind text NOT NULL, id ${PG_TEXT} NOT NULL, data text NOT NULL, expires_at ${PG_TEXT}, PRIMARY KEY (kind, id));
-`;
+import { PostgresStatements } from './postgres-statements.js';
 
 /**
  * Brings the schema in line with the resources in one transaction (PostgreSQL DDL is
@@ -37,35 +17,22 @@ CREATE TABLE IF NOT EXISTS _rw_documents (
  */
 export async function syncPostgresSchema(pool: pg.Pool, schemaKey: number, resources: ResourceDefinition[], allowDestructive: boolean): Promise<SyncReport> {
   return withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
-    const stored = new Map<string, StoredShape>(
-      (await client.query<{ resource: string; shape: string }>('SELECT resource, shape FROM _rw_schema')).rows.map((r) => [r.resource, JSON.parse(r.shape)]),
-    );
-    const plan = planSchema(stored, resources, allowDestructive);
-    if (plan.refused.length) throw new SchemaSyncError(plan.refused);
-    const byName = new Map(resources.map((r) => [r.name, r]));
-    const applied: string[] = [];
     await client.query('BEGIN');
     try {
-      for (const step of createTablesFirst(plan.steps)) {
-        for (const statement of statementsFor(step, byName)) {
-          try {
-            await client.query(statement);
-          } catch (err) {
-            throw new SchemaSyncError([`${describeStep(step)}: ${(err as Error).message}`], false);
-          }
-        }
-        applied.push(describeStep(step));
-      }
-      for (const r of resources) {
-        await client.query('INSERT INTO _rw_schema (resource, shape) VALUES ($1, $2) ON CONFLICT (resource) DO UPDATE SET shape = excluded.shape', [r.name, JSON.stringify(shapeOf(r))]);
-      }
+      const report = await runLater(syncSchema(new PostgresStatements(client), resources, allowDestructive, postgresDdl(resources)));
       await client.query('COMMIT');
+      return report;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
-    return { applied, notes: plan.notes };
   });
+}
+
+/** The DDL of a sync's steps, referenced tables created first. */
+function postgresDdl(resources: ResourceDefinition[]) {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  return (steps: SchemaStep[]) => createTablesFirst(steps).map((step) => ({ step, statements: statementsFor(step, byName) }));
 }
 
 /** The shared DDL, except that field indexes are spelled for PostgreSQL (see `indexSql`). */

@@ -1,4 +1,5 @@
 import type { FieldDefinition } from '../../core/resource.js';
+import type { Codec } from '../records.js';
 
 /** The SQLite column type of a field. Datetimes are ISO-8601 UTC text, which sorts correctly. */
 export function sqliteColumnType(field: FieldDefinition, refIdType: 'integer' | 'uuid' = 'integer'): string {
@@ -30,3 +31,6 @@ export function decode(field: FieldDefinition, value: unknown): unknown {
   if (field.type === 'json') return JSON.parse(value as string);
   return value;
 }
+
+/** The SQLite codec, for shared flows. */
+export const sqliteCodec: Codec = { encode, decode };

@@ -1,7 +1,7 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { StoreUnavailableError } from '../errors.js';
+import { isBusy, lockedOut } from './sqlite-errors.js';
 
 /**
  * How long queued writes wait for another process (`serve --workers N`, or any other program) to
@@ -29,7 +29,7 @@ interface Job {
  * again on a timer, and fails with StoreUnavailableError (503) once the lock has been held for
  * longer than LOCK_PATIENCE_MS. A failed BEGIN has written nothing.
  */
-export class GroupCommit {
+export class SqliteGroupCommit {
   private queue: Job[] = [];
   private scheduled = false;
   private readonly wal?: WalSyncer;
@@ -83,7 +83,7 @@ export class GroupCommit {
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const job of jobs) job.reject(isBusy(err) ? unavailable() : err);
+      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
       return;
     }
     const settle = (syncError?: unknown) =>
@@ -99,21 +99,12 @@ export class GroupCommit {
       this.queue = [];
       this.scheduled = false;
       this.locked = undefined;
-      for (const job of jobs) job.reject(isBusy(err) ? unavailable() : err);
+      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
       return;
     }
     this.locked ??= { since: Date.now(), tries: 0 };
     setTimeout(() => this.flush(), Math.min(50, 2 ** this.locked.tries++));
   }
-}
-
-/** SQLITE_BUSY and its extended codes: another connection holds a lock we need. */
-function isBusy(err: unknown): boolean {
-  return String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY');
-}
-
-function unavailable(): StoreUnavailableError {
-  return new StoreUnavailableError('the database is locked by another process; retry shortly', 1);
 }
 
 /**

@@ -1,16 +1,10 @@
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type { ColumnTypes } from '../ddl.js';
+import { queryBuilder } from '../query-builder.js';
 import { sqliteColumnType } from './sqlite-codec.js';
 
-/** A Kysely instance that only builds SQLite SQL; better-sqlite3 runs it with cached statements. */
-export const sqliteBuilder = new Kysely<any>({
-  dialect: {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  },
-});
+/** Builds SQLite SQL; better-sqlite3 runs it with cached statements. */
+export const sqliteBuilder = queryBuilder(new SqliteAdapter(), () => new SqliteQueryCompiler(), (db) => new SqliteIntrospector(db));
 
 /** SQLite's spelling of Restwell's column types. */
 export const sqliteTypes: ColumnTypes = {

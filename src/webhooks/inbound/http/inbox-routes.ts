@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError, DomainError, NotFoundError } from '../../../core/errors.js';
 import type { WebhookContext } from './webhook-context.js';
-import type { Link } from '../../../http/hal.js';
+import { recordPath, type Link } from '../../../http/hal.js';
 import { sendRepresentation } from '../../../http/respond.js';
 import { parseLogPage, sendLogPage } from '../../../http/log-page.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../../store/inbox.js';
@@ -25,12 +25,19 @@ export function halDelivery(d: Delivery, full = true): Record<string, unknown> {
     nextAttemptAt: d.nextAttemptAt, lastError: d.lastError, verification: d.verification,
   };
   if (!full) return { ...summary, _links: links };
-  return { ...summary, contentType: d.contentType, headers: d.headers, ...bodyOf(d.body), response: d.response, attemptLog: d.attemptLog, _links: links };
+  return { ...summary, contentType: d.contentType, headers: d.headers, ...bodyOf(d.body), response: d.response, attemptLog: d.attemptLog.map(attemptView), _links: links };
 }
 
 function halAttempt(d: Delivery, a: DeliveryAttempt): Record<string, unknown> {
   const self = `${base(d)}/${d.id}/attempts/${a.number}`;
-  return { ...a, _links: { self: { href: self }, delivery: { href: `${base(d)}/${d.id}` } } };
+  return { ...attemptView(a), _links: { self: { href: self }, delivery: { href: `${base(d)}/${d.id}` } } };
+}
+
+/** An attempt as the API shows it: the records its actions created by their paths (older attempts stored the path itself). */
+function attemptView(a: DeliveryAttempt): DeliveryAttempt {
+  if (!a.result) return a;
+  const records = a.result.records.map((r) => (typeof r === 'string' ? r : recordPath({ name: r.resource }, r.id)));
+  return { ...a, result: { ...a.result, records } };
 }
 
 function sourceOf(ctx: WebhookContext, request: FastifyRequest): string {

@@ -1,0 +1,35 @@
+import type { ResourceDefinition } from '../core/resource.js';
+import type { Flow } from './flow.js';
+import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
+import type { Statements, WriteTransaction } from './statements.js';
+import type { SyncReport } from './store.js';
+
+/** What a claim on an Idempotency-Key found: the key is now this request's, or what is stored under it. */
+export type ClaimResult = { claimed: true } | { claimed: false; entry: IdempotencyEntry };
+
+/**
+ * What an engine provides for the shared store (sql-store.ts): how it runs flows, plus the few
+ * things only it can do. Everything else is written once, above this.
+ */
+export interface Engine {
+  /** Runs a read; each statement sees what is committed. */
+  read<T>(flow: (s: Statements) => Flow<T>): Promise<T>;
+  /** Runs writes that need no transaction (each statement stands alone); resolves once they are durable. */
+  write<T>(flow: (s: Statements) => Flow<T>): Promise<T>;
+  /**
+   * Runs `flow` as one transaction: all of it is committed, durably, before this resolves, or none
+   * of it. A write that lost a race to another node that running again resolves is run again, up to
+   * `attempts` runs in all.
+   */
+  transaction<T>(flow: (tx: WriteTransaction) => Flow<T>, attempts?: number): Promise<T>;
+  /**
+   * The event position up to which every event is committed or never will be, so a reader paging
+   * by position never skips one that commits later; undefined when positions commit in order.
+   */
+  eventHorizon(): Promise<number | undefined>;
+  /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is stored under it. */
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
+  /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */
+  sync(resources: ResourceDefinition[], allowDestructive: boolean): Promise<SyncReport>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,81 @@
+import type { RecordId, StoredRecord } from '../core/record.js';
+import type { ResourceDefinition } from '../core/resource.js';
+import { step, type Flow } from './flow.js';
+import { claimLost, markAppliedQuery, type IdempotencyCompletion } from './idempotency.js';
+import { changeEvent, firstGeneration, recordColumns, rowToRecord, sameData } from './records.js';
+import { missingReference } from './write-errors.js';
+import type { RecordToWrite, WriteTransaction } from './statements.js';
+import type { Decide, Mutation, WriteOptions } from './store.js';
+
+/** A POST: creates a record with a server-chosen id, its event, and completes the Idempotency-Key. */
+export function* insertRecord(tx: WriteTransaction, resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions): Flow<StoredRecord> {
+  const now = new Date().toISOString();
+  const record = yield* writeRecord(tx, resource, 'insert', firstGeneration(resource, data, now, options.owner ?? null), now);
+  yield* markApplied(tx, resource, { outcome: 'created', record }, options.idempotency);
+  return record;
+}
+
+/**
+ * A PUT, PATCH or DELETE: reads the record locked, lets `decide` choose, writes that (put,
+ * delete or keep) with its event, and completes the Idempotency-Key, all in `tx`.
+ */
+export function* mutateRecord(tx: WriteTransaction, resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Flow<Mutation> {
+  const mutation = yield* decideAndWrite(tx, resource, id, decide, options);
+  yield* markApplied(tx, resource, mutation, options.idempotency, id);
+  return mutation;
+}
+
+function* decideAndWrite(tx: WriteTransaction, resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Flow<Mutation> {
+  const [row] = yield* step(tx.rows(tx.forUpdate(tx.sql.selectFrom(resource.name).selectAll().where('id', '=', id)).compile()));
+  const current = row ? rowToRecord(resource, row, tx.codec) : undefined;
+  const decision = decide(current);
+  const now = new Date().toISOString();
+  if ('keep' in decision) return { outcome: 'unchanged', record: current };
+  if ('delete' in decision) {
+    if (!current) return { outcome: 'unchanged' };
+    yield* step(tx.writeRow({ resource, how: 'delete', record: current }, tx.sql.deleteFrom(resource.name).where('id', '=', current.id).compile()));
+    yield* step(tx.appendEvent(changeEvent(resource, 'deleted', current, now)));
+    return { outcome: 'deleted', record: current };
+  }
+  if (!current) {
+    const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
+    return { outcome: 'created', record: yield* writeRecord(tx, resource, 'insert', fresh, now) };
+  }
+  if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
+  const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
+  return { outcome: 'updated', record: yield* writeRecord(tx, resource, 'update', next, now) };
+}
+
+/** Inserts or updates one record and appends its event; a missing reference target is a 422. */
+export function* writeRecord(tx: WriteTransaction, resource: ResourceDefinition, how: 'insert' | 'update', record: RecordToWrite, now: string): Flow<StoredRecord> {
+  yield* checkReferences(tx, resource, record.data);
+  const cols = recordColumns(resource, record, tx.codec);
+  const query =
+    how === 'insert'
+      ? tx.sql.insertInto(resource.name).values(cols).returningAll()
+      : tx.sql.updateTable(resource.name).set(cols).where('id', '=', record.id!).returningAll();
+  const [row] = yield* step(tx.writeRow({ resource, how, record }, query.compile()));
+  const saved = rowToRecord(resource, row!, tx.codec);
+  if (how === 'insert' && record.id !== undefined && resource.idType === 'integer') yield* step(tx.reserveId(resource, saved.id as number));
+  yield* step(tx.appendEvent(changeEvent(resource, how === 'insert' ? 'created' : 'updated', saved, now)));
+  return saved;
+}
+
+/**
+ * Every engine answers 422 for a reference to a record that does not exist, before writing (a
+ * foreign key failure would say less). The target is kept from being deleted until commit.
+ */
+function* checkReferences(tx: WriteTransaction, resource: ResourceDefinition, data: Record<string, unknown>): Flow<void> {
+  for (const f of resource.fields) {
+    if (f.type !== 'reference' || !f.to || data[f.name] === null || data[f.name] === undefined) continue;
+    const found = yield* step(tx.rows(tx.forKeyShare(tx.sql.selectFrom(f.to).select('id').where('id', '=', data[f.name])).compile()));
+    if (!found.length) throw missingReference(f, data[f.name]);
+  }
+}
+
+/** Completes the write's Idempotency-Key in its transaction, or aborts the write if the claim was taken over. */
+function* markApplied(tx: WriteTransaction, resource: ResourceDefinition, mutation: Mutation, completion: IdempotencyCompletion | undefined, id?: RecordId): Flow<void> {
+  if (!completion) return;
+  const changed = yield* step(tx.run(markAppliedQuery(tx.sql, completion, { resource: resource.name, recordId: mutation.record?.id ?? id!, outcome: mutation.outcome })));
+  if (changed === 0) throw claimLost(completion);
+}

@@ -1,0 +1,44 @@
+import type pg from 'pg';
+import { PG_TEXT } from './postgres-codec.js';
+import { LOCK, withSessionLock } from './postgres-locks.js';
+
+/**
+ * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents and the webhook
+ * inbox. `_rw_events.seq` comes from its own sequence so readers can take a high-water mark from
+ * it (see postgres-events.ts); JSON documents are kept as text, as on SQLite; times are ISO text,
+ * compared bytewise. Columns added after the first release are added to older databases here too.
+ */
+const SYSTEM_DDL = `
+CREATE TABLE IF NOT EXISTS _rw_schema (resource text PRIMARY KEY, shape text NOT NULL);
+CREATE SEQUENCE IF NOT EXISTS _rw_event_seq;
+CREATE TABLE IF NOT EXISTS _rw_events (
+  seq bigint PRIMARY KEY DEFAULT nextval('_rw_event_seq'), id text NOT NULL UNIQUE, type ${PG_TEXT} NOT NULL,
+  resource text NOT NULL, record_id text, data text NOT NULL, created_at text NOT NULL, owner text);
+ALTER TABLE _rw_events ADD COLUMN IF NOT EXISTS owner text;
+ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq;
+CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
+CREATE TABLE IF NOT EXISTS _rw_idempotency (
+  scope text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, state text NOT NULL,
+  response text, expires_at ${PG_TEXT} NOT NULL, PRIMARY KEY (scope, key));
+ALTER TABLE _rw_idempotency ADD COLUMN IF NOT EXISTS claim_id text, ADD COLUMN IF NOT EXISTS applied text;
+CREATE TABLE IF NOT EXISTS _rw_documents (
+  kind text NOT NULL, id ${PG_TEXT} NOT NULL, data text NOT NULL, expires_at ${PG_TEXT}, PRIMARY KEY (kind, id));
+CREATE TABLE IF NOT EXISTS _rw_inbox (
+  seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, source text NOT NULL, event_id text NOT NULL,
+  received_at ${PG_TEXT} NOT NULL, headers text NOT NULL, content_type text NOT NULL, body bytea NOT NULL,
+  verification text NOT NULL, status text NOT NULL, attempts integer NOT NULL DEFAULT 0, next_attempt_at ${PG_TEXT},
+  last_error text, response text NOT NULL, attempt_log text NOT NULL DEFAULT '[]', UNIQUE (source, event_id));
+CREATE INDEX IF NOT EXISTS _rw_inbox_due ON _rw_inbox (status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS _rw_inbox_source ON _rw_inbox (source, status, seq);
+`;
+
+/**
+ * Creates the schema a URL names (`?schema=`) and Restwell's own tables in it, or brings those of
+ * an earlier version up to date, one node at a time.
+ */
+export async function createPostgresTables(pool: pg.Pool, schemaKey: number, schema: string | undefined): Promise<void> {
+  await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
+    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(SYSTEM_DDL);
+  });
+}

@@ -1,0 +1,21 @@
+import type { RecordId, StoredRecord } from '../core/record.js';
+import type { ResourceDefinition } from '../core/resource.js';
+import { step, type Flow } from './flow.js';
+import type { ListQuery, Page } from './list-query.js';
+import { buildListQuery, pageOf } from './list-sql.js';
+import { rowToRecord } from './records.js';
+import type { Statements } from './statements.js';
+
+/** One record by id, or undefined. */
+export function* getRecord(s: Statements, resource: ResourceDefinition, id: RecordId): Flow<StoredRecord | undefined> {
+  const [row] = yield* step(s.rows(s.sql.selectFrom(resource.name).selectAll().where('id', '=', id).compile()));
+  return row ? rowToRecord(resource, row, s.codec) : undefined;
+}
+
+/** One page of a list, and the total when asked for. */
+export function* listRecords(s: Statements, resource: ResourceDefinition, query: ListQuery): Flow<Page> {
+  const { rows, count } = buildListQuery(s.sql, resource, query, s.codec);
+  const found = yield* step(s.rows(rows.compile()));
+  const total = count ? Number((yield* step(s.rows(count.compile())))[0]!.n) : undefined;
+  return pageOf(resource, found, query, s.codec, total);
+}

@@ -1,0 +1,84 @@
+import type { EventRecord } from '../core/events.js';
+import type { RecordId, StoredRecord } from '../core/record.js';
+import type { ResourceDefinition } from '../core/resource.js';
+import { deleteDocument, getDocument, listDocuments, putDocument } from './documents.js';
+import type { ClaimResult, Engine } from './engine.js';
+import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
+import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } from './idempotency.js';
+import type { Inbox } from './inbox.js';
+import type { ListQuery, Page } from './list-query.js';
+import { insertRecord, mutateRecord } from './mutate.js';
+import { getRecord, listRecords } from './record-reads.js';
+import { SqlInbox } from './sql-inbox.js';
+import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+
+/**
+ * The Store, once for every engine: each method is a flow written against the engine's
+ * statements, which the engine runs as a read, a write or a transaction (see Engine).
+ */
+export class SqlStore implements Store {
+  readonly inbox: Inbox;
+
+  constructor(private readonly engine: Engine) {
+    this.inbox = new SqlInbox(engine);
+  }
+
+  sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport> {
+    return this.engine.sync(resources, options.allowDestructive);
+  }
+
+  get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
+    return this.engine.read((s) => getRecord(s, resource, id));
+  }
+
+  list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
+    return this.engine.read((s) => listRecords(s, resource, query));
+  }
+
+  insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
+    // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
+    return this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
+  }
+
+  mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
+    // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
+    return this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
+  }
+
+  async listEvents(query: EventQuery): Promise<EventRecord[]> {
+    const upTo = await this.engine.eventHorizon();
+    return this.engine.read((s) => listEvents(s, query, upTo));
+  }
+
+  getEvent(id: string, visible?: EventVisibility): Promise<EventRecord | undefined> {
+    return this.engine.read((s) => getEvent(s, id, visible));
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult> {
+    return this.engine.claimIdempotencyKey(claim);
+  }
+
+  completeIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'id'>, response: IdempotencyEntry['response'] | undefined, expiresAt?: string): Promise<void> {
+    return this.engine.write((s) => completeIdempotencyKey(s, claim, response, expiresAt));
+  }
+
+  putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {
+    return this.engine.write((s) => putDocument(s, kind, id, data, expiresAt));
+  }
+
+  getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined> {
+    return this.engine.read((s) => getDocument(s, kind, id));
+  }
+
+  listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>> {
+    return this.engine.read((s) => listDocuments(s, kind));
+  }
+
+  deleteDocument(kind: string, id: string): Promise<boolean> {
+    return this.engine.write((s) => deleteDocument(s, kind, id));
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}
