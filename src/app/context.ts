@@ -1,5 +1,7 @@
+import { resolveAuthSettings, type AuthSettings } from '../auth/auth-config.js';
 import { AuthService } from '../auth/auth-service.js';
 import type { AuthContext } from '../auth/http/auth-context.js';
+import { ConfigError } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 import { defineResources, type ResourceDefinition } from '../core/resource.js';
 import { RecordValidator } from '../core/validate.js';
@@ -16,18 +18,34 @@ export interface AppPlan {
   resources: Map<string, ResourceDefinition>;
   validators: Map<string, RecordValidator>;
   sources: Map<string, Source>;
+  auth: AuthSettings;
 }
 
 /**
- * Checks the whole config against itself (resources, their relations, webhook sources and their
- * actions) without touching a database or a file; throws ConfigError naming every bad key.
+ * Checks the whole config against itself (resources, their relations, rate-limit and auth
+ * settings, webhook sources and their actions) without touching a database or a file; throws ConfigError naming every bad key.
  * `options.providers` replaces the webhook providers sources may name (tests add made-up ones).
  */
 export function planApp(config: RestwellConfig, options: CompileOptions = {}): AppPlan {
   const list = defineResources(config);
   const resources = new Map(list.map((r) => [r.name, r]));
   const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
-  return { resources, validators, sources: compileSources(config, resources, validators, options) };
+  const problems: string[] = [];
+  const sources = collect(problems, () => compileSources(config, resources, validators, options));
+  const auth = collect(problems, () => resolveAuthSettings(config));
+  if (!sources || !auth) throw new ConfigError(problems, config.origin ?? 'config');
+  return { resources, validators, sources, auth };
+}
+
+/** The result of `check`, or undefined with its ConfigError's problems added to `problems` (every bad key is reported at once). */
+function collect<T>(problems: string[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+    return undefined;
+  }
 }
 
 /** Builds the context for a config, its plan and an opened store. */
@@ -38,7 +56,7 @@ export function createContext(config: RestwellConfig, store: Store, plan: AppPla
     resources: plan.resources,
     validators: plan.validators,
     publicUrl: config.server.publicUrl?.replace(/\/$/, ''),
-    auth: new AuthService(config, store),
+    auth: new AuthService(config, store, plan.auth),
     webhooks: new WebhookHub(plan.sources, store, config),
   };
 }

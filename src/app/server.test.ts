@@ -8,10 +8,11 @@ import { createServer } from './server.js';
 
 const badSource = {
   resources: { people: { fields: { name: { type: 'string' } } } },
+  auth: { rateLimit: { limit: 100, window: '1m', resources: { ghosts: { limit: 5, window: '1m' } } } },
   webhooks: { sources: { texts: { provider: 'twilio', verify: { username: 'only-a-user' }, actions: [{ store: 'nope' }] } } },
 };
 
-test('a config whose webhook source is wrong is refused before the database file is created', async () => {
+test('a config whose webhook source and rate limits are wrong is refused, every key at once, before the database file is created', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'restwell-plan-'));
   try {
     const database = join(dir, 'data', 'restwell.db');
@@ -20,6 +21,7 @@ test('a config whose webhook source is wrong is refused before the database file
       assert.ok(err instanceof ConfigError);
       assert.ok(err.problems.some((p) => p.startsWith('webhooks.sources.texts.verify')), err.problems.join('\n'));
       assert.ok(err.problems.some((p) => p.startsWith('webhooks.sources.texts.actions.0.store')), err.problems.join('\n'));
+      assert.ok(err.problems.some((p) => p.startsWith('auth.rateLimit.resources.ghosts')), err.problems.join('\n'));
       return true;
     });
     assert.equal(existsSync(database), false, 'no database file');

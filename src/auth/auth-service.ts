@@ -25,8 +25,9 @@ export class AuthService {
   readonly cache: TokenCache;
   readonly limiter = new RateLimiter();
 
-  constructor(config: RestwellConfig, store: Store) {
-    this.settings = resolveAuthSettings(config);
+  /** `settings` may be resolved beforehand, so a bad `auth` section is refused before the store opens. */
+  constructor(config: RestwellConfig, store: Store, settings: AuthSettings = resolveAuthSettings(config)) {
+    this.settings = settings;
     this.apiKeys = new ApiKeys(store);
     this.clients = new OAuthClients(store);
     this.keyring = new Keyring(store, {

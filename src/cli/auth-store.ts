@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { resolveAuthSettings } from '../auth/auth-config.js';
 import { AuthService } from '../auth/auth-service.js';
 import { loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
@@ -20,9 +21,11 @@ export function storeOptions(command: Command): Command {
 export async function withAuth<T>(options: StoreOptions, work: (auth: AuthService, config: RestwellConfig) => Promise<T>): Promise<T> {
   // Credentials never touch the webhook secrets, so the demo's unset ones need not be generated here.
   const config = loadConfig({ file: options.config, env: withDemoPlaceholders(), overrides: { database: options.db } });
+  // A bad `auth` section is refused before the database is opened (or created).
+  const settings = resolveAuthSettings(config);
   const store = await openStore(config.database);
   try {
-    return await work(new AuthService(config, store), config);
+    return await work(new AuthService(config, store, settings), config);
   } finally {
     await store.close();
   }
