@@ -19,9 +19,9 @@ function sqliteDriverLoadedBy(module: string): string[] {
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
 }
 
-test('a PostgreSQL user never loads the SQLite driver: the demo secrets, the database URL reader and openStore do not import it', () => {
+test('a PostgreSQL user never loads the SQLite driver: the server, the CLI commands, the demo secrets and openStore do not import it', () => {
   assert.notDeepEqual(sqliteDriverLoadedBy('store/sqlite/sqlite-store.js'), [], 'the check sees the driver when the SQLite engine is imported');
-  for (const module of ['webhooks/inbound/demo-secrets.js', 'store/database-location.js', 'store/open.js']) {
+  for (const module of ['webhooks/inbound/demo-secrets.js', 'store/database-location.js', 'store/open.js', 'app/server.js', 'cli/serve.js', 'cli/hooks.js']) {
     assert.deepEqual(sqliteDriverLoadedBy(module), [], `${module} loads better-sqlite3`);
   }
 });
