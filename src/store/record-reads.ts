@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import { step, type Flow } from './flow.js';
@@ -8,8 +9,23 @@ import type { Statements } from './statements.js';
 
 /** One record by id, or undefined. */
 export function* getRecord(s: Statements, resource: ResourceDefinition, id: RecordId): Flow<StoredRecord | undefined> {
-  const [row] = yield* step(s.rows(s.sql.selectFrom(resource.name).selectAll().where('id', '=', id).compile()));
+  const [row] = yield* step(s.rows(selectById(s, resource, id)));
   return row ? rowToRecord(resource, row, s.codec) : undefined;
+}
+
+/** The SQL of a read by id, per query builder (engine) and resource. */
+const byIdSql = new WeakMap<object, Map<string, string>>();
+
+/** Read by id is the hottest query: its SQL is built once per resource, not once per request. */
+function selectById(s: Statements, resource: ResourceDefinition, id: RecordId): CompiledQuery {
+  let sqls = byIdSql.get(s.sql);
+  if (!sqls) byIdSql.set(s.sql, (sqls = new Map()));
+  let sql = sqls.get(resource.name);
+  if (sql === undefined) {
+    sql = s.sql.selectFrom(resource.name).selectAll().where('id', '=', id).compile().sql;
+    sqls.set(resource.name, sql);
+  }
+  return CompiledQuery.raw(sql, [id]);
 }
 
 /** One page of a list, and the total when asked for. */
