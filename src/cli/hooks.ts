@@ -1,7 +1,7 @@
-import { cliCommand } from './invocation.js';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { request } from 'undici';
+import { cliCommand } from './invocation.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';

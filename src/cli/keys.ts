@@ -1,5 +1,5 @@
-import { cliCommand } from './invocation.js';
 import { Command, InvalidArgumentError } from 'commander';
+import { cliCommand } from './invocation.js';
 import { scopesOf } from '../auth/access.js';
 import { parseKeyLifetime } from '../auth/api-keys.js';
 import { defineResources } from '../core/resource.js';

@@ -1,6 +1,6 @@
-import { parseMediaType } from '../../../http/media-type.js';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseMediaType } from '../../../http/media-type.js';
 import { ValidationError } from '../../../core/errors.js';
 import type { WebhookContext } from './webhook-context.js';
 import { sendProblem } from '../../../http/problems.js';
