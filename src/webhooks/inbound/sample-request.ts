@@ -3,11 +3,11 @@ import { ConfigError } from '../../config/load.js';
 import type { WebhookSourceConfig } from '../../config/types.js';
 import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from './payload/parse-payload.js';
 import type { ProviderDescriptor, SampleBody } from './providers/provider-descriptor.js';
-import { findProvider, PROVIDERS, unknownProvider } from './providers/registry.js';
+import { PROVIDERS } from './providers/registry.js';
 import { compactJsonBody } from './providers/samples.js';
+import { sourceSigning } from './sources.js';
 import {
-  schemeFor, signBasicAuth, signGithub, signMailgun, signStandardWebhooks, signStripe, signTwilio, signVonage, type SchemeName,
-  type VerifyConfig, type VerifyOptions,
+  signBasicAuth, signGithub, signMailgun, signStandardWebhooks, signStripe, signTwilio, signVonage, type VerifyConfig, type VerifyOptions,
 } from './verifiers/index.js';
 
 /** A ready-to-send, correctly signed request. */
@@ -50,16 +50,9 @@ export function sampleRequest(
   o: SampleOptions = {},
   providers: readonly ProviderDescriptor[] = PROVIDERS,
 ): SampleRequest {
-  const provider = findProvider(source.provider, providers);
-  const at = `webhooks.sources.${sourceName}`;
-  if (!provider) throw new ConfigError([`${at}.provider: ${unknownProvider(source.provider, providers)}`], o.origin ?? 'config');
+  const { provider, scheme, problems } = sourceSigning(source, providers);
+  if (!provider || !scheme) throw new ConfigError(problems.map((p) => `webhooks.sources.${sourceName}.${p}`), o.origin ?? 'config');
   const verify = source.verify as VerifyConfig;
-  let scheme: SchemeName;
-  try {
-    scheme = schemeFor(provider, verify);
-  } catch (err) {
-    throw new ConfigError([`${at}.verify: ${(err as Error).message}`], o.origin ?? 'config');
-  }
   const opts: VerifyOptions = verify === 'none' ? {} : verify;
   const url = `${baseUrl.replace(/\/$/, '')}/webhooks/${sourceName}`;
   // Mailgun signs inside the body, so its signature fields go in before the body is encoded.

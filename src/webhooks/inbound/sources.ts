@@ -69,15 +69,35 @@ export function compileSources(
   for (const [name, sc] of Object.entries(config.webhooks.sources)) {
     const at = `webhooks.sources.${name}`;
     const before = problems.length;
-    const provider = findProvider(sc.provider, providers);
-    if (provider) problems.push(...checkVerifyConfig(provider, sc.verify).map((p) => `${at}.${p}`));
-    else problems.push(`${at}.provider: ${unknownProvider(sc.provider, providers)}`);
+    const signing = sourceSigning(sc, providers);
+    problems.push(...signing.problems.map((p) => `${at}.${p}`));
     const source = compileActions(name, sc, config, resources, validators, (p) => problems.push(`${at}.${p}`));
-    if (provider) checkProviderActions(source, provider, providers, (p) => problems.push(`${at}.${p}`));
-    if (problems.length === before && provider) sources.set(name, { ...source, provider, scheme: schemeFor(provider, source.verify) });
+    if (signing.provider) checkProviderActions(source, signing.provider, providers, (p) => problems.push(`${at}.${p}`));
+    if (problems.length === before && signing.provider && signing.scheme) sources.set(name, { ...source, provider: signing.provider, scheme: signing.scheme });
   }
   if (problems.length) throw new ConfigError(problems, config.origin ?? 'config');
   return sources;
+}
+
+/** What a source config says about who sends and how they sign, once checked. */
+export interface SourceSigning {
+  /** Its provider, unless the name is unknown. */
+  provider?: ProviderDescriptor;
+  /** The scheme its verify config selects, when the config is usable. */
+  scheme?: SchemeName;
+  /** What makes it unusable, each naming its key relative to the source (`provider: …`, `verify: …`). */
+  problems: string[];
+}
+
+/**
+ * The provider a source names and the scheme its `verify` selects: the one check that start-up,
+ * `restwell hooks send` and the OpenAPI document all rely on.
+ */
+export function sourceSigning(sc: Pick<WebhookSourceConfig, 'provider' | 'verify'>, providers: readonly ProviderDescriptor[] = PROVIDERS): SourceSigning {
+  const provider = findProvider(sc.provider, providers);
+  if (!provider) return { problems: [`provider: ${unknownProvider(sc.provider, providers)}`] };
+  const problems = checkVerifyConfig(provider, sc.verify);
+  return problems.length ? { provider, problems } : { provider, scheme: schemeFor(provider, sc.verify as VerifyConfig), problems };
 }
 
 /** A source's actions that its provider cannot carry out. */

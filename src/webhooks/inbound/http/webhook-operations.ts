@@ -1,15 +1,14 @@
-import { parseMediaType } from '../../../http/media-type.js';
 import type { WebhookSourceConfig } from '../../../config/types.js';
-import { findProvider, type ProviderDescriptor } from '../providers/index.js';
-import { schemeFor, type VerifyConfig } from '../verifiers/index.js';
-import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
-import { PROBLEMS, type ProblemCode } from '../../../http/problems.js';
-
+import { parseMediaType } from '../../../http/media-type.js';
 import type { Json } from '../../../http/openapi/components.js';
 import { header } from '../../../http/openapi/headers.js';
+import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
 import { representations } from '../../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
+import { PROBLEMS, type ProblemCode } from '../../../http/problems.js';
+import { findProvider, type ProviderDescriptor } from '../providers/index.js';
+import { sourceSigning } from '../sources.js';
 
 const sourcesOf = (ctx: SchemaContext) => Object.entries<WebhookSourceConfig>(ctx.config.webhooks?.sources ?? {});
 /** The providers of the configured sources (an unknown one is refused at start-up, so it has nothing to document). */
@@ -27,13 +26,8 @@ function sourceList(ctx: SchemaContext): string {
 
 /** The source checks HTTP Basic credentials, so its 401 carries a Basic challenge. */
 function verifiesWithBasic(source: WebhookSourceConfig): boolean {
-  try {
-    const provider = findProvider(source.provider);
-    return provider !== undefined && schemeFor(provider, source.verify as VerifyConfig) === 'basic';
-  } catch {
-    // A verify config the server would refuse at start-up: nothing to document about it.
-    return false;
-  }
+  // A source the server would refuse at start-up has no scheme, and nothing to document.
+  return sourceSigning(source).scheme === 'basic';
 }
 
 /** The problems refusing a genuine delivery that can never be processed, for these providers, lowest status first. */

@@ -1,5 +1,6 @@
-import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, parsePayload } from '../payload/parse-payload.js';
+import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from '../payload/parse-payload.js';
 import { headerValue } from '../verifiers/headers.js';
+import { asEvent } from './as-event.js';
 import { pick } from './pick.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
 import { sampleTestEvent } from './samples.js';
@@ -10,7 +11,7 @@ export const generic: ProviderDescriptor = {
   kind: 'event',
   schemes: ['header', 'basic'],
   contentTypes: [JSON_TYPE, FORM_TYPE, MULTIPART_TYPE],
-  normalize: (contentType, rawBody, maxDepth) => ({ kind: 'event', payload: parsePayload(contentType, rawBody, maxDepth) }),
+  normalize: asEvent,
   eventId: (headers, payload) => headerValue(headers, 'idempotency-key') ?? headerValue(headers, 'webhook-id') ?? pick(payload, 'id'),
   sample: ({ text }) => sampleTestEvent(text),
 };

@@ -1,6 +1,5 @@
-import { parseMediaType } from '../../../http/media-type.js';
 import { DEFAULTS } from '../../../config/defaults.js';
-
+import { parseMediaType } from '../../../http/media-type.js';
 import { PayloadError } from '../payload/payload-error.js';
 import { acceptsContentType } from './content-types.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';

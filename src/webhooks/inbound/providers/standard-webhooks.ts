@@ -1,5 +1,6 @@
-import { JSON_TYPE, parsePayload } from '../payload/parse-payload.js';
+import { JSON_TYPE } from '../payload/parse-payload.js';
 import { headerValue } from '../verifiers/headers.js';
+import { asEvent } from './as-event.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
 import { sampleTestEvent } from './samples.js';
 
@@ -9,7 +10,7 @@ export const standardWebhooks: ProviderDescriptor = {
   kind: 'event',
   schemes: ['standard-webhooks'],
   contentTypes: [JSON_TYPE],
-  normalize: (contentType, rawBody, maxDepth) => ({ kind: 'event', payload: parsePayload(contentType, rawBody, maxDepth) }),
+  normalize: asEvent,
   eventId: (headers) => headerValue(headers, 'webhook-id') ?? headerValue(headers, 'svix-id'),
   eventIdInHeaders: true,
   sample: ({ text }) => sampleTestEvent(text),

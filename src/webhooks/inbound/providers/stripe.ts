@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { JSON_TYPE, parsePayload } from '../payload/parse-payload.js';
+import { JSON_TYPE } from '../payload/parse-payload.js';
+import { asEvent } from './as-event.js';
 import { pick } from './pick.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
 import { compactJsonBody } from './samples.js';
@@ -10,7 +11,7 @@ export const stripe: ProviderDescriptor = {
   kind: 'event',
   schemes: ['stripe'],
   contentTypes: [JSON_TYPE],
-  normalize: (contentType, rawBody, maxDepth) => ({ kind: 'event', payload: parsePayload(contentType, rawBody, maxDepth) }),
+  normalize: asEvent,
   eventId: (_headers, payload) => pick(payload, 'id'),
   sample: ({ text }) =>
     compactJsonBody({ id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'restwell.test', created: Math.floor(Date.now() / 1000), data: { object: { text: text ?? 'Hello' } } }),
