@@ -20,7 +20,24 @@ export const DEFAULTS = {
   database: './data/restwell.db',
   allowDestructiveMigrations: false,
   idempotency: { ttl: '24h' },
-  webhooks: { sources: {}, workerDelayMs: 0 },
+  webhooks: {
+    sources: {},
+    workerDelayMs: 0,
+    outbound: {
+      dispatch: true,
+      // The schedule Svix and Standard Webhooks suggest: about 28 hours in all before giving up.
+      retrySchedule: ['5s', '5m', '30m', '2h', '5h', '10h', '10h'],
+      disableAfter: '5d',
+      connectTimeout: '5s',
+      timeout: '15s',
+      concurrency: 256,
+      pollInterval: '1s',
+      allowNetworks: [] as string[],
+      dnsServers: [] as string[],
+      rotationOverlap: '24h',
+    },
+  },
+  events: { stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb' } },
   auth: {
     tokenTtl: '15m',
     cacheTtl: '10s',

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { DEFAULTS, DEMO_CONFIG } from './defaults.js';
 import { substituteEnv } from './env.js';
 import { configSchema } from './schema.js';
-import { parseBytes, parseDuration } from './sizes.js';
+import { parseBytes, parseDuration, parseDurationMs } from './sizes.js';
 import type { RestwellConfig } from './types.js';
 
 /** A config that cannot be used; the message names every key path at fault. */
@@ -73,10 +73,35 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     allowDestructiveMigrations: substituted.allowDestructiveMigrations ?? DEFAULTS.allowDestructiveMigrations,
     resources: substituted.resources ?? {},
     idempotency: { ttlSeconds: parseDuration(substituted.idempotency?.ttl ?? DEFAULTS.idempotency.ttl) },
-    webhooks: { sources: substituted.webhooks?.sources ?? {}, workerDelayMs: substituted.webhooks?.workerDelayMs ?? DEFAULTS.webhooks.workerDelayMs },
+    webhooks: {
+      sources: substituted.webhooks?.sources ?? {},
+      workerDelayMs: substituted.webhooks?.workerDelayMs ?? DEFAULTS.webhooks.workerDelayMs,
+      outbound: outboundConfig({ ...DEFAULTS.webhooks.outbound, ...substituted.webhooks?.outbound }),
+    },
+    events: { stream: streamConfig({ ...DEFAULTS.events.stream, ...substituted.events?.stream }) },
     auth: substituted.auth ?? {},
     origin: source,
   };
+}
+
+function outboundConfig(o: typeof DEFAULTS.webhooks.outbound & { secretKey?: string }): RestwellConfig['webhooks']['outbound'] {
+  return {
+    dispatch: o.dispatch,
+    retryScheduleMs: o.retrySchedule.map(parseDurationMs),
+    disableAfterMs: parseDuration(o.disableAfter) * 1000,
+    connectTimeoutMs: parseDurationMs(o.connectTimeout),
+    timeoutMs: parseDurationMs(o.timeout),
+    concurrency: o.concurrency,
+    pollIntervalMs: parseDurationMs(o.pollInterval),
+    allowNetworks: [...o.allowNetworks],
+    dnsServers: [...o.dnsServers],
+    ...(o.secretKey ? { secretKey: o.secretKey } : {}),
+    rotationOverlapMs: parseDuration(o.rotationOverlap) * 1000,
+  };
+}
+
+function streamConfig(s: typeof DEFAULTS.events.stream): RestwellConfig['events']['stream'] {
+  return { heartbeatMs: parseDurationMs(s.heartbeat), maxClients: s.maxClients, bufferBytes: parseBytes(s.bufferSize) };
 }
 
 function readConfigFile(file: string): unknown {
@@ -110,7 +135,7 @@ function describeErrors(errors: NonNullable<typeof validateSchema.errors>): stri
 }
 
 /** Top-level paths the server itself serves; no resource may take them. */
-const RESERVED = ['events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'well-known'];
+const RESERVED = ['events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'webhook-endpoints', 'well-known'];
 
 function checkReferences(config: Record<string, any>): string[] {
   const problems: string[] = [];

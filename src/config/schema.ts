@@ -1,5 +1,5 @@
 import { FIELD_TYPES } from './types.js';
-import { durationSchema } from './sizes.js';
+import { durationMsSchema, durationSchema } from './sizes.js';
 import { webhooksSchema } from './webhooks-schema.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
@@ -108,6 +108,25 @@ export const configSchema = {
       },
     },
     webhooks: webhooksSchema,
+    events: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        stream: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'The Server-Sent Events stream at GET /events/stream',
+          properties: {
+            heartbeat: { ...durationMsSchema(true), description: 'How often a comment line is sent on an idle stream (default 15s)' },
+            maxClients: { type: 'integer', minimum: 1, description: 'Streams open at once per node (default 10000); more get 503' },
+            bufferSize: {
+              description: 'Data queued for one client that does not read; past it the client is dropped and resumes with Last-Event-ID (default 1mb)',
+              oneOf: [{ type: 'integer', minimum: 1024 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
+            },
+          },
+        },
+      },
+    },
     auth: {
       type: 'object',
       additionalProperties: false,

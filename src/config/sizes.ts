@@ -16,6 +16,19 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * SECONDS[m[2]];
 }
 
+/** Parses `250ms`, `5s`, `2h` or `7d` into milliseconds (`ms` is for short waits: timeouts, polls, heartbeats). */
+export function parseDurationMs(text: string): number {
+  const m = /^(\d+)\s*ms$/.exec(text.trim());
+  return m ? Number(m[1]) : parseDuration(text) * 1000;
+}
+
+/** The JSON Schema of a duration that may also be in milliseconds (`250ms`); see {@link parseDurationMs}. */
+export function durationMsSchema(positive = false) {
+  const base = durationSchema(positive);
+  const ms = positive ? '0*[1-9]\\d{0,9}\\s*ms' : '\\d{1,10}\\s*ms';
+  return { type: 'string', pattern: `^(${ms}|${base.pattern.slice(2, -2)})$` };
+}
+
 /**
  * The JSON Schema of a duration such as `15m` or `30d`, bounded so that every configured lifetime
  * stays a valid date when added to now (about a century at most: 9 digits of seconds, 7 of minutes,

@@ -68,10 +68,47 @@ export interface RestwellConfig {
     sources: Record<string, WebhookSourceConfig>;
     /** Delay before the first try of a delivery's asynchronous actions (tests use it to widen the crash window). */
     workerDelayMs: number;
+    outbound: OutboundConfig;
   };
+  events: { stream: StreamConfig };
   auth: AuthFileConfig;
   /** Where the config came from (its file, or the built-in demo config), named by errors found after loading. */
   origin?: string;
+}
+
+/** `webhooks.outbound`: how this node sends webhooks to the endpoints of `/webhook-endpoints`. */
+export interface OutboundConfig {
+  /** Run the dispatcher on this node (several nodes share the work); false only receives and serves. */
+  dispatch: boolean;
+  /** Wait before each retry, in order; a delivery is given up on after the last (jitter of ±20% is added). */
+  retryScheduleMs: number[];
+  /** An endpoint whose deliveries have failed without a success for this long is disabled. */
+  disableAfterMs: number;
+  connectTimeoutMs: number;
+  /** Longest wait for the receiver's whole response after connecting. */
+  timeoutMs: number;
+  /** Deliveries in flight at once on this node. */
+  concurrency: number;
+  /** How often to look for due retries, expired leases and events other nodes wrote. */
+  pollIntervalMs: number;
+  /** Addresses (`127.0.0.1`, `10.0.0.0/8`, `::1`) the SSRF guard lets deliveries reach although they are private: for local development and tests. */
+  allowNetworks: string[];
+  /** DNS servers (`host` or `host:port`) that resolve endpoint hosts instead of the system's resolver. */
+  dnsServers: string[];
+  /** Key that encrypts endpoint secrets at rest (any string of 32+ characters); see webhooks/outbound/secret-key.ts when unset. */
+  secretKey?: string;
+  /** How long the previous secret keeps signing (both signatures are sent) after a rotation, unless the request says otherwise. */
+  rotationOverlapMs: number;
+}
+
+/** `events.stream`: the Server-Sent Events stream at `GET /events/stream`. */
+export interface StreamConfig {
+  /** A comment line is sent this often, so proxies and clients see a live connection. */
+  heartbeatMs: number;
+  /** Streams open at once on this node; more are refused with 503 and Retry-After. */
+  maxClients: number;
+  /** Bytes queued for one client that is not reading; past it the client is dropped (it resumes with Last-Event-ID). */
+  bufferBytes: number;
 }
 
 /** An external identity provider whose JWT access tokens are accepted (verified against its JWKS). */

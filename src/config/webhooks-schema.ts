@@ -1,4 +1,4 @@
-import { durationSchema } from './sizes.js';
+import { durationMsSchema, durationSchema } from './sizes.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const size = { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }] };
@@ -66,6 +66,28 @@ export const webhooksSchema = {
   additionalProperties: false,
   properties: {
     workerDelayMs: { type: 'integer', minimum: 0, description: 'Delay before the asynchronous actions of a delivery first run' },
+    outbound: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Sending webhooks to the endpoints registered at /webhook-endpoints',
+      properties: {
+        dispatch: { type: 'boolean', description: 'Run the dispatcher on this node (default true); several nodes share the work' },
+        retrySchedule: { type: 'array', items: durationMsSchema(), minItems: 0, maxItems: 50, description: 'Wait before each retry, e.g. [5s, 5m, 30m, 2h, 5h, 10h, 10h] (default); ±20% jitter is added' },
+        disableAfter: { ...durationSchema(true), description: 'Disable an endpoint whose deliveries have failed without a success for this long (default 5d)' },
+        connectTimeout: { ...durationMsSchema(true), description: 'Longest wait to connect to a receiver (default 5s)' },
+        timeout: { ...durationMsSchema(true), description: 'Longest wait for a receiver\'s response (default 15s)' },
+        concurrency: { type: 'integer', minimum: 1, maximum: 10000, description: 'Deliveries in flight at once per node (default 256)' },
+        pollInterval: { ...durationMsSchema(true), description: 'How often to look for due retries and for events other nodes wrote (default 1s)' },
+        allowNetworks: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          description: 'Private addresses or networks deliveries may reach (127.0.0.1, ::1, 10.0.0.0/8): for local development and tests; everything else private is refused',
+        },
+        dnsServers: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'DNS servers (host or host:port) that resolve endpoint hosts instead of the system resolver' },
+        secretKey: { type: 'string', minLength: 32, description: 'Key that encrypts endpoint signing secrets at rest; e.g. ${RESTWELL_SECRET_KEY}' },
+        rotationOverlap: { ...durationSchema(), description: 'How long a rotated-out secret keeps signing beside the new one (default 24h)' },
+      },
+    },
     sources: {
       type: 'object',
       propertyNames: { pattern: name },

@@ -20,4 +20,15 @@ export interface EventRecord {
   /** The record's representation after the change (for a delete: the last one before it). */
   data: Record<string, unknown>;
   createdAt: string;
+  /** Who owns the record the event is about (owner access rules apply to the log too); null when nobody does. */
+  owner: string | null;
+}
+
+/**
+ * True when an event type matches one of `patterns`: an exact type, `*` for every type, or a
+ * prefix ending in `.*` (`characters.*` matches `characters.created`, `webhook.*` every received webhook).
+ */
+export function matchesEventType(patterns: readonly string[] | null, type: string): boolean {
+  if (!patterns) return true;
+  return patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
 }

@@ -59,5 +59,5 @@ export function* getEvent(s: Statements, id: string, visible?: EventVisibility):
 
 function toEvent(row: Row): EventRecord {
   const data = JSON.parse(row.data);
-  return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at };
+  return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at, owner: row.owner ?? null };
 }

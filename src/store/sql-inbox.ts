@@ -1,5 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Engine } from './engine.js';
+import type { EventSignal } from './event-signal.js';
 import { step, type Flow } from './flow.js';
 import { toDelivery, type AttemptOutcome, type Delivery, type DeliveryStatus, type Inbox, type NewDelivery } from './inbox.js';
 import { settleDelivery } from './inbox-settle.js';
@@ -13,7 +14,7 @@ type Select = SelectQueryBuilder<any, any, any>;
  * the first insert finds it. Attempts are settled by {@link settleDelivery}.
  */
 export class SqlInbox implements Inbox {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Engine, private readonly appended: EventSignal) {}
 
   receive(delivery: NewDelivery): Promise<{ created: boolean; delivery: Delivery }> {
     return this.engine.write((s) => receive(s, delivery));
@@ -45,8 +46,10 @@ export class SqlInbox implements Inbox {
     );
   }
 
-  settle(id: string, outcome: AttemptOutcome, at: string): Promise<Delivery | undefined> {
-    return this.engine.transaction((tx) => settleDelivery(tx, id, outcome, at));
+  async settle(id: string, outcome: AttemptOutcome, at: string): Promise<Delivery | undefined> {
+    const settled = await this.engine.transaction((tx) => settleDelivery(tx, id, outcome, at));
+    if (settled && outcome.effects?.events?.length) this.appended.fire();
+    return settled;
   }
 }
 

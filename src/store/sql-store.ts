@@ -3,6 +3,7 @@ import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import { deleteDocument, getDocument, listDocuments, putDocument } from './documents.js';
 import type { ClaimResult, Engine } from './engine.js';
+import { EventSignal } from './event-signal.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
 import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } from './idempotency.js';
 import type { Inbox } from './inbox.js';
@@ -18,9 +19,14 @@ import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.
  */
 export class SqlStore implements Store {
   readonly inbox: Inbox;
+  private readonly appended = new EventSignal();
 
   constructor(private readonly engine: Engine) {
-    this.inbox = new SqlInbox(engine);
+    this.inbox = new SqlInbox(engine, this.appended);
+  }
+
+  onEventsAppended(listener: () => void): () => void {
+    return this.appended.listen(listener);
   }
 
   sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport> {
@@ -37,12 +43,12 @@ export class SqlStore implements Store {
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
-    return this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
+    return this.signalling(this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3), () => true);
   }
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
-    return this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
+    return this.signalling(this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2), (m) => m.outcome !== 'unchanged');
   }
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
@@ -80,5 +86,12 @@ export class SqlStore implements Store {
 
   close(): Promise<void> {
     return this.engine.close();
+  }
+
+  /** `write`, firing the event signal once it has committed when `appended` says it wrote an event. */
+  private async signalling<T>(write: Promise<T>, appended: (result: T) => boolean): Promise<T> {
+    const result = await write;
+    if (appended(result)) this.appended.fire();
+    return result;
   }
 }

@@ -52,6 +52,12 @@ export interface SyncReport {
 export interface Store {
   /** Inbound webhook deliveries, de-duplicated per source, and their processing state. */
   readonly inbox: Inbox;
+  /**
+   * Calls `listener` whenever new events may be in the log: after this process commits a write
+   * that appended events and, on a shared database, when another node did (it may be called when
+   * nothing is new; readers then find nothing). Returns the function that stops the calls.
+   */
+  onEventsAppended(listener: () => void): () => void;
 
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */
   sync(resources: ResourceDefinition[], options: { allowDestructive: boolean }): Promise<SyncReport>;
