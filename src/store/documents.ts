@@ -13,6 +13,17 @@ export function* putDocument(s: Statements, kind: string, id: string, data: Reco
   yield* step(s.run(s.sql.insertInto('_rw_documents').values(row).onConflict((oc) => oc.columns(['kind', 'id']).doUpdateSet({ data: row.data, expires_at: row.expires_at })).compile()));
 }
 
+/**
+ * Stores a document that never expires unless one is already stored under (kind, id), and returns
+ * the stored one: nodes racing to create the same document all get the one that won.
+ */
+export function* ensureDocument(s: Statements, kind: string, id: string, data: Record<string, unknown>): Flow<Record<string, unknown>> {
+  const row = { kind, id, data: JSON.stringify(data), expires_at: null };
+  yield* step(s.run(s.sql.insertInto('_rw_documents').values(row).onConflict((oc) => oc.columns(['kind', 'id']).doNothing()).compile()));
+  const [stored] = yield* step(s.rows(s.sql.selectFrom('_rw_documents').select('data').where('kind', '=', kind).where('id', '=', id).compile()));
+  return JSON.parse(stored!.data);
+}
+
 /** A live document, or undefined. */
 export function* getDocument(s: Statements, kind: string, id: string): Flow<Record<string, unknown> | undefined> {
   if (!s.storable(kind, id)) return undefined;

@@ -56,6 +56,8 @@ export interface OutboundDelivery {
   status: OutboundStatus;
   /** Attempts made or under way (a claim counts one). */
   attempts: number;
+  /** The attempt count when automatic retries last (re)started: a replay starts the retry schedule again from here. */
+  retryFrom: number;
   /** When it is next due (pending only). */
   nextAttemptAt: string | null;
   lastAttemptAt: string | null;

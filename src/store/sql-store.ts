@@ -1,7 +1,7 @@
 import type { EventRecord } from '../core/events.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
-import { deleteDocument, getDocument, listDocuments, putDocument } from './documents.js';
+import { deleteDocument, ensureDocument, getDocument, listDocuments, putDocument } from './documents.js';
 import type { ClaimResult, Engine } from './engine.js';
 import { EventSignal } from './event-signal.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
@@ -70,6 +70,10 @@ export class SqlStore implements Store {
 
   putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void> {
     return this.engine.write((s) => putDocument(s, kind, id, data, expiresAt));
+  }
+
+  ensureDocument(kind: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.engine.write((s) => ensureDocument(s, kind, id, data));
   }
 
   getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined> {

@@ -89,6 +89,8 @@ export interface Store {
    * token ids and the like. `expiresAt` (ISO) makes a document disappear after that time.
    */
   putDocument(kind: string, id: string, data: Record<string, unknown>, expiresAt?: string): Promise<void>;
+  /** Stores a document (never expiring) unless (kind, id) already has one; resolves the stored one, so racing nodes agree. */
+  ensureDocument(kind: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>>;
   getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined>;
   listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>>;
   /** Deletes a document; resolves true when one was there. */
