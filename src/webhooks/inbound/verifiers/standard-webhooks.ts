@@ -1,20 +1,20 @@
-import { createHmac } from 'node:crypto';
 import { headerValue } from './headers.js';
 import { safeEqualAny } from '../../../core/safe-equal.js';
+import {
+  standardWebhooksHeaders, standardWebhooksKey as decodeKey, standardWebhooksSignature, v1Signatures, WebhookSecretError,
+} from '../../standard-webhooks-signature.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, VerifyConfigError, type Verifier } from './types.js';
 
 /** Decodes a Standard Webhooks secret: `whsec_` + base64 key bytes (the prefix is optional). */
 export function standardWebhooksKey(secret: string): Buffer {
-  const b64 = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
-  const key = Buffer.from(b64, 'base64');
-  if (key.length === 0) throw new VerifyConfigError('verify.secret is not a whsec_ base64 secret');
-  return key;
-}
-
-function signature(key: Buffer, id: string, timestamp: string, body: Buffer): string {
-  // Sign the raw bytes: "{id}.{timestamp}." followed by the body exactly as received.
-  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+  try {
+    return decodeKey(secret);
+  } catch (err) {
+    // A bad secret here is the source's configuration, so it fails as a config error, not a 401.
+    if (err instanceof WebhookSecretError) throw new VerifyConfigError('verify.secret is not a whsec_ base64 secret');
+    throw err;
+  }
 }
 
 /**
@@ -33,13 +33,9 @@ export const verifyStandardWebhooks: Verifier = (input, config) => {
   }
   const time = checkTimestamp(ts, input.now ?? Date.now(), opts.tolerance);
   if (!('ms' in time)) return time;
-  const candidates = sigHeader
-    .split(/\s+/)
-    .map((s) => s.replace(/,+$/, ''))
-    .filter((s) => s.startsWith('v1,'))
-    .map((s) => s.slice(3));
+  const candidates = v1Signatures(sigHeader);
   if (candidates.length === 0) return fail('malformed', 'webhook-signature has no v1 signature');
-  const expected = signature(key, id, ts.trim(), input.rawBody);
+  const expected = standardWebhooksSignature(key, id, ts.trim(), input.rawBody);
   // Each presented signature is compared against the one we compute; any may match.
   const ok = safeEqualAny(expected, candidates);
   if (!ok) return fail('bad_signature', 'no webhook-signature matches the body and secret');
@@ -57,11 +53,5 @@ export interface StandardWebhooksSignOptions {
 
 /** Builds the three Standard Webhooks headers for a body (used by `restwell hooks send` and tests). */
 export function signStandardWebhooks(o: StandardWebhooksSignOptions): Record<string, string> {
-  const ts = String(o.timestamp ?? Math.floor(Date.now() / 1000));
-  const body = typeof o.body === 'string' ? Buffer.from(o.body) : o.body;
-  return {
-    'webhook-id': o.id,
-    'webhook-timestamp': ts,
-    'webhook-signature': `v1,${signature(standardWebhooksKey(o.secret), o.id, ts, body)}`,
-  };
+  return standardWebhooksHeaders({ secrets: [o.secret], id: o.id, body: o.body, timestamp: o.timestamp });
 }
