@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULTS } from '../../config/defaults.js';
 import { databaseDirectory } from '../../store/database-location.js';
+import { readSecretFile, writeSecretFile } from '../secret-file.js';
 
 /** The environment variables the demo config's webhook sources read their secrets from. */
 export const DEMO_SECRET_NAMES = ['MAIL_HOOK_USER', 'MAIL_HOOK_PASSWORD', 'TWILIO_AUTH_TOKEN'] as const;
@@ -29,9 +29,10 @@ export function withDemoSecrets(env: NodeJS.ProcessEnv, path: string): NodeJS.Pr
   const missing = DEMO_SECRET_NAMES.filter((n) => !env[n]);
   if (!missing.length) return env;
   let saved: Record<string, string> = {};
-  if (existsSync(path)) {
+  const text = readSecretFile(path);
+  if (text !== undefined) {
     try {
-      saved = JSON.parse(readFileSync(path, 'utf8'));
+      saved = JSON.parse(text);
     } catch {
       saved = {}; // A damaged file is replaced: the secrets are only the demo's.
     }
@@ -42,11 +43,7 @@ export function withDemoSecrets(env: NodeJS.ProcessEnv, path: string): NodeJS.Pr
     saved[name] = generators[name]();
     changed = true;
   }
-  if (changed) {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(path, 0o600);
-  }
+  if (changed) writeSecretFile(path, JSON.stringify(saved, null, 2) + '\n');
   const out = { ...env };
   for (const name of missing) out[name] = saved[name];
   return out;
