@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { RestwellConfig } from '../../config/types.js';
 import { databaseLocation } from '../../store/database-location.js';
 import type { Store } from '../../store/store.js';
@@ -22,7 +22,7 @@ function newKey(): string {
 /** The key file of an SQLite database file: beside it, named after it (`data/restwell.db` → `data/restwell.secret-key`). */
 export function secretKeyPath(databaseFile: string): string {
   const name = basename(databaseFile, extname(databaseFile)) || basename(databaseFile);
-  return join(databaseFile, '..', `${name}.secret-key`);
+  return join(dirname(databaseFile), `${name}.secret-key`);
 }
 
 /**
