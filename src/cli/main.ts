@@ -7,6 +7,7 @@ import { keysCommand } from './keys.js';
 import { openapi } from './openapi.js';
 import { serve } from './serve.js';
 import { hooksSend } from './hooks.js';
+import { hooksListen } from './hooks-listen.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -49,7 +50,7 @@ program
 program.addCommand(keysCommand());
 program.addCommand(clientsCommand());
 
-const hooks = program.command('hooks').description('inbound webhooks: send signed test deliveries');
+const hooks = program.command('hooks').description('webhooks: send signed test deliveries, receive the server\'s own deliveries locally');
 hooks
   .command('send <source>')
   .description('send a realistic, correctly signed delivery for a configured source to a running server')
@@ -59,6 +60,13 @@ hooks
   .option('-c, --config <file>', 'config file with the source (and its secrets); env RESTWELL_CONFIG')
   .option('--db <url>', 'database of the demo server (its generated secrets are kept next to it)')
   .action(hooksSend);
+hooks
+  .command('listen')
+  .description('a local receiver for outbound webhooks: verifies each delivery\'s signature and prints it')
+  .option('-p, --port <port>', 'port to listen on', port, 9000)
+  .option('-H, --host <host>', 'interface to listen on', '127.0.0.1')
+  .option('-s, --secret <secret>', 'the endpoint\'s whsec_ signing secret (a new one is made and printed when omitted)')
+  .action(hooksListen);
 
 program
   .command('config-schema')

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { WebhookSender } from '../webhooks/outbound/sender.js';
+import { generateEndpointSecret } from '../webhooks/outbound/secrets.js';
+import { listenBanner, startHooksListener } from './hooks-listen.js';
+
+const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+const settings = { connectTimeoutMs: 2000, timeoutMs: 5000, allowNetworks: ['127.0.0.1'], dnsServers: [] };
+
+describe('restwell hooks listen', () => {
+  it('prints a verified delivery and answers 204; a bad signature gets 401 and a warning', async () => {
+    const secret = generateEndpointSecret();
+    const out: string[] = [];
+    const warnings: string[] = [];
+    const listener = await startHooksListener({ port: 0, secret }, (t) => out.push(t), (t) => warnings.push(t));
+    const sender = new WebhookSender({ settings });
+    try {
+      assert.equal(listener.generated, false);
+      const body = JSON.stringify({ id: 'evt_9', type: 'characters.created', data: { name: 'Marge' } }, null, 2);
+      const sent = await sender.send({ url: listener.url, headers: {}, secrets: [secret], id: 'evt_9', body });
+      assert.equal(sent.ok, true);
+      assert.equal(sent.statusCode, 204);
+      assert.equal(out.length, 1);
+      assert.match(out[0]!, /^\d\d:\d\d:\d\d {2}evt_9 {2}characters\.created {2}\{"id":"evt_9","type":"characters\.created","data":\{"name":"Marge"\}\}\n$/);
+
+      const forged = await sender.send({ url: listener.url, headers: {}, secrets: [generateEndpointSecret()], id: 'evt_10', body });
+      assert.equal(forged.statusCode, 401);
+      const unsigned = await request(listener.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      assert.equal(unsigned.statusCode, 401);
+      await unsigned.body.dump();
+      assert.equal(out.length, 1);
+      assert.equal(warnings.length, 2);
+      assert.match(warnings[0]!, /rejected evt_10: no webhook-signature matches/);
+      assert.match(warnings[1]!, /rejected no webhook-id: missing webhook-id/);
+    } finally {
+      await sender.close();
+      await listener.close();
+    }
+  });
+
+  it('refuses a --secret that is not a whsec_ secret', async () => {
+    await assert.rejects(startHooksListener({ port: 0, secret: 'hunter2' }, () => undefined, () => undefined), /--secret must start with whsec_/);
+  });
+
+  it('makes a secret when none is given and prints how to create an endpoint with it', async () => {
+    const listener = await startHooksListener({ port: 0 }, () => undefined, () => undefined);
+    try {
+      assert.equal(listener.generated, true);
+      const banner = listenBanner(listener);
+      assert.ok(banner.includes(listener.secret));
+      assert.ok(banner.includes(`curl -X POST http://localhost:8080/webhook-endpoints`));
+      assert.ok(banner.includes(`-d '${JSON.stringify({ url: listener.url, secret: listener.secret })}'`));
+      assert.match(banner, /Authorization: Bearer/);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('runs as a command and stops cleanly on SIGINT', async () => {
+    const secret = generateEndpointSecret();
+    const child = spawn(process.execPath, ['--import', 'tsx', main, 'hooks', 'listen', '--port', '0', '--secret', secret], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    const exited = once(child, 'exit');
+    // Waits for more output, failing (not hanging) when the command ends first.
+    const more = () => Promise.race([once(child.stdout, 'data'), exited.then(() => Promise.reject(new Error(`hooks listen exited: ${stderr}`)))]);
+    while (!/Listening for webhooks on (\S+)/.test(stdout)) await more();
+    const url = /Listening for webhooks on (\S+)/.exec(stdout)![1]!;
+    const sender = new WebhookSender({ settings });
+    try {
+      const sent = await sender.send({ url, headers: {}, secrets: [secret], id: 'evt_cli', body: '{"type":"ping"}' });
+      assert.equal(sent.statusCode, 204);
+      while (!stdout.includes('evt_cli')) await more();
+      assert.match(stdout, /evt_cli {2}ping {2}\{"type":"ping"\}/);
+    } finally {
+      await sender.close();
+    }
+    child.kill('SIGINT');
+    const [code] = await exited;
+    assert.equal(code, 0);
+    assert.match(stdout, /Stopped\.\n$/);
+  });
+});
