@@ -1,5 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4, isIPv6 } from 'node:net';
+import { ipv6Bytes } from '../webhooks/outbound/address-policy.js';
 
 /** A running test DNS server. */
 export interface TestDnsServer {
@@ -27,17 +28,6 @@ function readQuestion(msg: Buffer): { name: string; type: number; end: number } 
   }
   if (at + 5 > msg.length) return undefined;
   return { name: labels.join('.').toLowerCase(), type: msg.readUInt16BE(at + 1), end: at + 5 };
-}
-
-function ipv6Bytes(address: string): Buffer {
-  const [head = '', tail] = address.split('::');
-  const groups = (s: string) => (s ? s.split(':') : []);
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...new Array(8 - left.length - right.length).fill('0'), ...right];
-  const out = Buffer.alloc(16);
-  all.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
-  return out;
 }
 
 function answer(query: Buffer, records: Record<string, string[]>): Buffer | undefined {

@@ -60,8 +60,8 @@ export function parseNetwork(entry: string): { address: string; prefix: number; 
   return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
-/** The 16 bytes of an IPv6 address (which `isIP` has accepted). */
-function ipv6Bytes(address: string): Buffer {
+/** The 16 bytes of an IPv6 address (one `isIP` accepts; a dotted IPv4 tail is allowed). */
+export function ipv6Bytes(address: string): Buffer {
   let text = address;
   const bytes = Buffer.alloc(16);
   let tail: number[] = [];

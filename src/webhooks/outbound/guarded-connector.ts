@@ -49,7 +49,11 @@ export function hostResolver(dnsServers: readonly string[], timeoutMs: number): 
     };
   }
   const resolver = new Resolver({ timeout: Math.max(100, Math.floor(timeoutMs / 2)), tries: 2 });
-  resolver.setServers([...dnsServers]);
+  try {
+    resolver.setServers([...dnsServers]);
+  } catch (err) {
+    throw new Error(`webhooks.outbound.dnsServers: ${(err as Error).message} (each an IP address, optionally with a port: 1.1.1.1, 10.0.0.2:5353, [2606:4700:4700::1111]:53)`);
+  }
   return async (host) => {
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
     const addresses = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
