@@ -11,6 +11,7 @@ import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES, PATCH_TYPES } from '
 import { methodOf } from '../http/respond.js';
 import type { DocRoute } from '../http/route.js';
 import { routeTable } from './routes.js';
+import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
@@ -70,6 +71,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   // Webhook bodies stay raw bytes (signatures cover them exactly); JSON parsing elsewhere is unchanged.
   registerWebhookRoutes(app, ctx, rawRoutes);
+  registerEventStreams(app, ctx);
   for (const [path, sameRoutes] of routesByPath(routes)) registerMethodFallbacks(app, path, sameRoutes);
   return app;
 }

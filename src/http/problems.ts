@@ -19,6 +19,7 @@ export const PROBLEMS = {
   'invalid-id': { status: 400, title: 'Invalid id', description: 'The id in the URL cannot be an id of this resource (integer ids are positive integers; uuid ids are UUIDs).' },
   'invalid-patch': { status: 400, title: 'Invalid patch document', description: 'The PATCH body is not a valid JSON Patch (RFC 6902) or JSON Merge Patch (RFC 7396) document.' },
   'malformed-authorization': { status: 400, title: 'Malformed Authorization header', description: 'The Authorization header says Bearer but is not `Bearer <token>` (RFC 6750 §2.1): one space, then the token, nothing else.' },
+  'invalid-last-event-id': { status: 400, title: 'Unknown Last-Event-ID', description: 'The Last-Event-ID header (or `lastEventId` query parameter) of `GET /events/stream` does not name an event you can read: it must be the `id:` of an event the stream sent (`evt_…`). Reconnect without it to start at the end of the log, or page `GET /events` to find your place.' },
   'malformed-request': { status: 400, title: 'Malformed request', description: 'The HTTP message itself could not be parsed (request line, header syntax or body framing), so no route saw it. The detail names the parser error; the connection was closed.' },
   unauthorized: { status: 401, title: 'Authentication required', description: 'Send a valid bearer token in the Authorization header (an API key or an OAuth 2.0 access token).' },
   forbidden: { status: 403, title: 'Insufficient scope', description: 'The token is valid but lacks a scope this operation needs; the WWW-Authenticate header names it.' },
@@ -47,6 +48,7 @@ export const PROBLEMS = {
   'webhook-already-processed': { status: 409, title: 'Delivery already processed', description: 'The delivery\'s actions already ran successfully; another attempt would repeat them (e.g. create a second record). Only received or failed deliveries take new attempts.' },
   internal: { status: 500, title: 'Internal server error', description: 'An unexpected error. It has been logged; retrying may help.' },
   'not-implemented': { status: 501, title: 'Method not implemented', description: 'The server does not implement this HTTP method on any resource.' },
+  'too-many-streams': { status: 503, title: 'Too many event streams', description: 'This node already serves as many event streams as it allows (events.stream.maxClients). Retry after Retry-After seconds, or read `GET /events` meanwhile; nothing is lost, since the stream resumes from Last-Event-ID.' },
   unavailable: { status: 503, title: 'Service unavailable', description: 'The database cannot be reached right now. Nothing was changed; retry after Retry-After seconds.' },
 } as const satisfies Record<string, ProblemType>;
 

@@ -61,3 +61,14 @@ function toEvent(row: Row): EventRecord {
   const data = JSON.parse(row.data);
   return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at, owner: row.owner ?? null };
 }
+
+/**
+ * The same rule as the SQL `visibleTo`, for an event already in memory: the live stream hands one
+ * read of the log to many readers, so each is filtered here instead of with a query of its own.
+ * No `visible` (an admin) sees everything.
+ */
+export function isEventVisible(visible: EventVisibility | undefined, event: Pick<EventRecord, 'resource' | 'owner'>): boolean {
+  if (!visible) return true;
+  if (visible.resources.includes(event.resource)) return true;
+  return !!visible.owned && event.owner === visible.owned.owner && visible.owned.resources.includes(event.resource);
+}

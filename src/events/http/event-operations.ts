@@ -25,7 +25,7 @@ function eventTypes(ctx: SchemaContext): string {
   return [...ctx.resources.keys()].flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `\`${r}.${a}\``)).join(', ');
 }
 
-/** Documentation of the event log's routes, by operationId: the list (`/events`) and one event (`/events/{id}`). */
+/** Documentation of the event log's routes, by operationId: the list (`/events`), the live stream (`/events/stream`) and one event (`/events/{id}`). */
 export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   listEvents: (ctx) => ({
     description:
@@ -46,6 +46,50 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
       '200': logPageResponse(ctx, 'A page of events', 'events', eventSchema(ctx)),
     },
     problems: ['invalid-query', 'unavailable'],
+    tag: 'events',
+  }),
+  streamEvents: (ctx) => ({
+    description:
+      'The event log, live, as Server-Sent Events (`text/event-stream`): the events `GET /events` would show the caller (the same read rules, ' +
+      'owner rules included), each as it is written. The stream opens with `retry: <ms>`; each event is an `id:` line (its `evt_…` id) and one ' +
+      '`data:` line holding the event exactly as `GET /events/{id}` serves it. There is no `event:` field, so `EventSource.onmessage` sees every ' +
+      'event. A comment line (`: keep-alive`) comes every `events.stream.heartbeat`. Without `Last-Event-ID` the stream starts at the end of ' +
+      'the log; with it, it first sends every event after that one, then goes live, with no gap and no repeat (EventSource sends the header ' +
+      'itself when it reconnects). A client that stops reading is disconnected once `events.stream.bufferSize` bytes wait for it; it resumes ' +
+      'with `Last-Event-ID` and loses nothing. The stream also ends when the server shuts down or the access token expires.',
+    parameters: [
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        description: 'Resume after this event: the `id:` of the last event received. Wins over the `lastEventId` query parameter.',
+        schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+      },
+      {
+        name: 'lastEventId',
+        in: 'query',
+        description: 'The same as the Last-Event-ID header, for clients that cannot set headers (a browser EventSource on its first connection).',
+        schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+      },
+      {
+        name: 'type',
+        in: 'query',
+        description: `Only events of these types (comma-separated, or repeated), as for \`GET /events\`: ${eventTypes(ctx) || 'none yet'}.`,
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', items: { type: 'string', minLength: 1 } },
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The stream: `retry:`, then per event `id: evt_…` and `data: <event JSON>`, and `: keep-alive` comments; it stays open',
+        headers: {
+          'Cache-Control': { description: 'Always `no-store`', schema: { type: 'string', const: 'no-store' } },
+          'X-Accel-Buffering': { description: 'Always `no`, so nginx passes each event on at once', schema: { type: 'string', const: 'no' } },
+        },
+        content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; each `data:` is one Event', 'x-event-schema': eventSchema(ctx) } } },
+      },
+    },
+    problems: ['invalid-query', 'invalid-last-event-id', 'not-acceptable', 'too-many-streams', 'unavailable'],
     tag: 'events',
   }),
   getEvent: (ctx) => ({

@@ -1,12 +1,14 @@
 import { documented, type Route } from '../../http/route.js';
 import { EVENT_OPERATIONS } from './event-operations.js';
 import { listEvents, readEvent } from './events.js';
+import { streamEvents } from './stream-events.js';
 
 /** The event log's rows: every change to every record, readable with the `events:read` scope. */
 export function eventRoutes(): Route[] {
   return documented<Route>(
     [
       { method: 'GET', path: '/events', operationId: 'listEvents', summary: 'The event log: every change, oldest first', handler: listEvents, kind: 'log', access: ['events:read'] },
+      { method: 'GET', path: '/events/stream', operationId: 'streamEvents', summary: 'The event log, live, as Server-Sent Events', handler: streamEvents, kind: 'log', access: ['events:read'] },
       { method: 'GET', path: '/events/:id', operationId: 'getEvent', summary: 'Read one event', handler: readEvent, kind: 'log', access: ['events:read'] },
     ],
     EVENT_OPERATIONS,

@@ -1,0 +1,94 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { eventVisibility } from '../../auth/access.js';
+import type { HttpContext } from '../../http/context.js';
+import { sendProblem } from '../../http/problems.js';
+import { isEventId } from '../../store/records.js';
+import { eventStreams, type EventStreams } from '../stream/event-streams.js';
+import { retryFrame, sseFrame } from '../stream/sse-frame.js';
+import { StreamClient, type StreamFilter } from '../stream/stream-client.js';
+import { acceptsEventStream, parseStreamRequest } from './stream-request.js';
+
+/** What a client waits before reconnecting after its stream ends (shutdown, a drop, a network blip). */
+const RETRY_MS = 2000;
+/** Seconds a client refused for `maxClients` is told to wait. */
+const FULL_RETRY_AFTER_SECONDS = 5;
+/** Events per query while a resuming client catches up; small, since each page is written with backpressure. */
+const CATCH_UP_PAGE = 100;
+
+/** The response headers of a stream: never cached, never buffered by a proxy (nginx honours X-Accel-Buffering). */
+const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' };
+
+/**
+ * `GET /events/stream`: the event log as Server-Sent Events, live. A client sees what `GET /events`
+ * would show it (its visibility, its `type=`), from the end of the log or, with Last-Event-ID,
+ * from just after the event it names, without a gap or a repeat.
+ */
+export function streamEvents(ctx: HttpContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const streams = eventStreams(ctx, request.server.log);
+    const asked = parseStreamRequest(request);
+    if (!acceptsEventStream(request.headers.accept)) {
+      return sendProblem(request, reply, 'not-acceptable', 'GET /events/stream serves text/event-stream only; accept it (or */*), or page GET /events for JSON');
+    }
+    if (streams.full) {
+      reply.header('retry-after', String(FULL_RETRY_AFTER_SECONDS));
+      return sendProblem(request, reply, 'too-many-streams', `this node serves ${streams.config.maxClients} event streams already (events.stream.maxClients); retry later`);
+    }
+    const filter: StreamFilter = { visible: eventVisibility(ctx.resources.values(), request.principal), types: asked.types };
+    let after: number | undefined;
+    if (asked.lastEventId !== undefined) {
+      const id = asked.lastEventId;
+      const last = isEventId(id) ? await ctx.store.getEvent(id, filter.visible) : undefined;
+      if (!last) return sendProblem(request, reply, 'invalid-last-event-id', `Last-Event-ID ${JSON.stringify(id.slice(0, 80))} names no event you can read; send the id: of an event this stream sent (evt_…), or none to start at the end of the log`);
+      after = last.seq;
+    }
+    if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEADERS).send();
+
+    const client = new StreamClient(reply.raw, filter, after ?? 0, streams.config.bufferBytes, request.log);
+    streams.add(client);
+    // Joined before the first byte: if the database cannot be read the client still gets a 503 problem.
+    await streams.tail.join(client);
+    reply.hijack();
+    reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
+    reply.raw.write(retryFrame(RETRY_MS));
+    endAtExpiry(client, request.principal?.expiresAt);
+    // Without Last-Event-ID the stream starts where the tail is: everything after it comes live.
+    if (after === undefined) client.goLive();
+    else await catchUp(ctx, streams, client, filter, after);
+  };
+}
+
+/**
+ * Writes what the client missed (from the log, in pages) and then lets it go live. Events the tail
+ * handed it meanwhile waited in its backlog; those the log pages already wrote are skipped by position.
+ */
+async function catchUp(ctx: HttpContext, streams: EventStreams, client: StreamClient, filter: StreamFilter, after: number): Promise<void> {
+  try {
+    let position = after;
+    for (;;) {
+      const page = await ctx.store.listEvents({ after: position, limit: CATCH_UP_PAGE, types: filter.types, visible: filter.visible });
+      for (const event of page) {
+        if (client.isClosed) return;
+        await client.catchUp(event, sseFrame(event));
+      }
+      if (page.length < CATCH_UP_PAGE) break;
+      position = page.at(-1)!.seq;
+    }
+    client.goLive();
+  } catch (err) {
+    // Headers are out, so no problem can be sent: end the stream, and the client resumes after `retry`.
+    streams.log.warn({ err }, 'event stream: catching up from the log failed; the client will resume');
+    void client.end('catching up failed');
+  }
+}
+
+/** The longest delay setTimeout takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** An access token's expiry ends the stream: the client reconnects with a fresh token, and is checked again. */
+function endAtExpiry(client: StreamClient, expiresAt: number | undefined): void {
+  if (expiresAt === undefined) return;
+  const timer = setTimeout(() => void client.end('the access token expired'), Math.min(Math.max(0, expiresAt * 1000 - Date.now()), MAX_TIMER_MS)).unref();
+  void client.ended.then(() => clearTimeout(timer));
+}

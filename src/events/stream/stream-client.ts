@@ -1,0 +1,130 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventRecord } from '../../core/events.js';
+import { isEventVisible, type EventVisibility } from '../../store/event-query.js';
+import { HEARTBEAT_FRAME } from './sse-frame.js';
+import type { TailReader } from './event-tail.js';
+
+/** Which events a client gets: those it may read, of the types it asked for (none: all). */
+export interface StreamFilter {
+  visible?: EventVisibility;
+  types: string[];
+}
+
+/** How long a closing stream may take to flush its last bytes before its socket is cut. */
+const END_GRACE_MS = 500;
+
+/**
+ * One open stream. It starts catching up (events from the log after its Last-Event-ID, written
+ * with backpressure, while live events wait in a bounded backlog), then goes live: each event the
+ * tail hands it is written at once. `cursor` is the position of the last event written, so an
+ * event is never written twice whichever path brought it.
+ *
+ * Memory is bounded by `bufferBytes`: a client whose unread bytes (or catch-up backlog) pass it is
+ * dropped; it reconnects with Last-Event-ID and loses nothing.
+ */
+export class StreamClient implements TailReader {
+  private backlog: Array<{ seq: number; frame: Buffer }> | undefined = [];
+  private backlogBytes = 0;
+  private closed = false;
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly filter: StreamFilter,
+    private cursor: number,
+    private readonly bufferBytes: number,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.done = once(res, 'close').then(() => {
+      this.closed = true;
+    });
+  }
+
+  /** Resolves once the connection is gone, whoever ended it. */
+  get ended(): Promise<void> {
+    return this.done;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** True when this client may see `event` and asked for its type. */
+  wants(event: EventRecord): boolean {
+    return (!this.filter.types.length || this.filter.types.includes(event.type)) && isEventVisible(this.filter.visible, event);
+  }
+
+  /** An event from the live tail: written now when live, kept in order while catching up. */
+  offer(event: EventRecord, frame: () => Buffer): void {
+    if (this.closed || event.seq <= this.cursor || !this.wants(event)) return;
+    if (this.backlog) {
+      const f = frame();
+      this.backlog.push({ seq: event.seq, frame: f });
+      this.backlogBytes += f.length;
+      if (this.backlogBytes > this.bufferBytes) this.drop(`more than ${this.bufferBytes} bytes of live events waited while it caught up`);
+      return;
+    }
+    this.writeLive(event.seq, frame());
+  }
+
+  /** Writes one event read from the log during catch-up, waiting while the client's buffer is full. */
+  async catchUp(event: EventRecord, frame: Buffer): Promise<void> {
+    if (this.closed || event.seq <= this.cursor) return;
+    this.cursor = event.seq;
+    if (!this.res.write(frame) && !this.closed) await Promise.race([once(this.res, 'drain'), this.done]);
+  }
+
+  /** The position catch-up reads after. */
+  get position(): number {
+    return this.cursor;
+  }
+
+  /** Ends catch-up: the live events that arrived meanwhile (and were not read from the log) go out, then every next one at once. */
+  goLive(): void {
+    const waiting = this.backlog ?? [];
+    this.backlog = undefined;
+    this.backlogBytes = 0;
+    for (const { seq, frame } of waiting) if (seq > this.cursor) this.writeLive(seq, frame);
+  }
+
+  /** A comment line; it also finds clients that stopped reading while no event was sent. */
+  heartbeat(): void {
+    if (this.closed) return;
+    this.res.write(HEARTBEAT_FRAME);
+    this.checkPressure();
+  }
+
+  /** Ends the stream cleanly (shutdown, expired token); a client that does not take the last bytes is cut after a short grace. */
+  end(why: string): Promise<void> {
+    if (!this.closed) {
+      this.log.debug({ why }, 'event stream ended');
+      const cut = setTimeout(() => this.res.destroy(), END_GRACE_MS).unref();
+      this.res.end(() => this.res.destroy());
+      void this.done.then(() => clearTimeout(cut));
+    }
+    return this.done;
+  }
+
+  private writeLive(seq: number, frame: Buffer): void {
+    if (this.closed) return;
+    this.cursor = seq;
+    this.res.write(frame);
+    this.checkPressure();
+  }
+
+  private checkPressure(): void {
+    const unread = this.res.writableLength + (this.res.socket?.writableLength ?? 0);
+    if (unread > this.bufferBytes) this.drop(`${unread} bytes unread, more than events.stream.bufferSize (${this.bufferBytes})`);
+  }
+
+  /** Cuts a client that does not keep up: waiting for it would make memory grow with every event. */
+  private drop(why: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.log.info({ why, lastEventPosition: this.cursor }, 'event stream client dropped; it can resume with Last-Event-ID');
+    this.backlog = undefined;
+    this.res.destroy();
+  }
+}
