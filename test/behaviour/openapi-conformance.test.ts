@@ -160,6 +160,13 @@ for (const engine of engines) {
       await call('GET', '/events', { headers: writer });
       await call('GET', '/events?cursor=nonsense', { headers: service });
       await call('HEAD', '/events', { headers: service });
+      // The live stream: its 200 never ends, so HEAD shows its headers; its refusals are ordinary problems.
+      await call('HEAD', '/events/stream', { headers: service });
+      await call('GET', '/events/stream');
+      await call('GET', '/events/stream', { headers: writer });
+      await call('GET', '/events/stream', { headers: { ...service, 'last-event-id': 'evt_00000000000000000000000000000000' } });
+      await call('GET', '/events/stream', { headers: { ...service, accept: 'application/json' } });
+      await call('GET', '/events/stream?since=1', { headers: service });
 
       // Webhooks: the demo's mail (JSON 200) and sms (TwiML) sources, their errors, and the inbox.
       const sources = server.app.restwell.config.webhooks.sources;

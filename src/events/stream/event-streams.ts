@@ -4,12 +4,16 @@ import type { HttpContext } from '../../http/context.js';
 import { EventTail } from './event-tail.js';
 import type { StreamClient } from './stream-client.js';
 
+/** Bytes the tail hands out between turns of the event loop (less when a client's buffer is smaller). */
+const YIELD_BYTES = 64 * 1024;
+
 /**
  * Every open event stream of one server: the shared tail, the heartbeat (one timer for all
  * streams), the `maxClients` cap, and ending them all at shutdown, which Fastify cannot do itself
  * (it closes idle connections only, and a stream never is).
  */
 export class EventStreams {
+  readonly config: StreamConfig;
   readonly tail: EventTail;
   private readonly clients = new Set<StreamClient>();
   private heartbeat: NodeJS.Timeout | undefined;
@@ -20,10 +24,8 @@ export class EventStreams {
     readonly log: FastifyBaseLogger,
   ) {
     this.config = ctx.config.events.stream;
-    this.tail = new EventTail(ctx.store, log);
+    this.tail = new EventTail(ctx.store, log, Math.min(YIELD_BYTES, Math.ceil(this.config.bufferBytes / 2)));
   }
-
-  readonly config: StreamConfig;
 
   /** True when no further stream may open (the cap is reached, or the server is closing). */
   get full(): boolean {

@@ -31,9 +31,15 @@ export class EventTail {
   private poll: NodeJS.Timeout | undefined;
   private stopped = false;
 
+  /**
+   * @param yieldBytes After handing out this many bytes the tail lets the event loop turn, so readers
+   * that keep up drain their sockets before more is queued: only a reader that does not read sees
+   * its unread bytes grow, and only it is dropped, even when one burst is larger than its buffer.
+   */
   constructor(
     private readonly store: Store,
     private readonly log: FastifyBaseLogger,
+    private readonly yieldBytes: number,
     private readonly pollMs = 1000,
   ) {}
 
@@ -106,7 +112,14 @@ export class EventTail {
         for (;;) {
           const page = await this.store.listEvents({ after: this.position, limit: PAGE });
           if (generation !== this.generation) return;
-          for (const event of page) this.handOut(event);
+          let handed = 0;
+          for (const event of page) {
+            handed += this.handOut(event);
+            if (handed < this.yieldBytes) continue;
+            handed = 0;
+            await new Promise((resolve) => setImmediate(resolve));
+            if (generation !== this.generation) return;
+          }
           if (page.length < PAGE) break;
         }
       } while (this.again);
@@ -120,7 +133,8 @@ export class EventTail {
     }
   }
 
-  private handOut(event: EventRecord): void {
+  /** Hands one event to every reader; returns the bytes of its frame, when some reader wanted it. */
+  private handOut(event: EventRecord): number {
     this.position = event.seq;
     let frame: Buffer | undefined;
     const build = () => (frame ??= sseFrame(event));
@@ -132,5 +146,6 @@ export class EventTail {
         this.log.warn({ err }, 'event stream: handing an event to a client failed');
       }
     }
+    return frame?.length ?? 0;
   }
 }

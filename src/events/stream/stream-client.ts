@@ -28,6 +28,8 @@ export class StreamClient implements TailReader {
   private backlog: Array<{ seq: number; frame: Buffer }> | undefined = [];
   private backlogBytes = 0;
   private closed = false;
+  /** An event went out since the last heartbeat tick: the stream is not idle, so the tick sends nothing. */
+  private busy = false;
   private readonly done: Promise<void>;
 
   constructor(
@@ -73,6 +75,7 @@ export class StreamClient implements TailReader {
   async catchUp(event: EventRecord, frame: Buffer): Promise<void> {
     if (this.closed || event.seq <= this.cursor) return;
     this.cursor = event.seq;
+    this.busy = true;
     if (!this.res.write(frame) && !this.closed) await Promise.race([once(this.res, 'drain'), this.done]);
   }
 
@@ -86,14 +89,16 @@ export class StreamClient implements TailReader {
     const waiting = this.backlog ?? [];
     this.backlog = undefined;
     this.backlogBytes = 0;
-    for (const { seq, frame } of waiting) if (seq > this.cursor) this.writeLive(seq, frame);
+    // At most bufferBytes waited, and catch-up left the socket drained: the next write checks the pressure.
+    for (const { seq, frame } of waiting) if (seq > this.cursor) this.writeLive(seq, frame, false);
   }
 
-  /** A comment line; it also finds clients that stopped reading while no event was sent. */
+  /** A comment line on an idle stream; every tick also finds clients that stopped reading while nothing was sent. */
   heartbeat(): void {
     if (this.closed) return;
-    this.res.write(HEARTBEAT_FRAME);
     this.checkPressure();
+    if (this.busy) this.busy = false;
+    else if (!this.closed) this.res.write(HEARTBEAT_FRAME);
   }
 
   /** Ends the stream cleanly (shutdown, expired token); a client that does not take the last bytes is cut after a short grace. */
@@ -107,15 +112,21 @@ export class StreamClient implements TailReader {
     return this.done;
   }
 
-  private writeLive(seq: number, frame: Buffer): void {
+  private writeLive(seq: number, frame: Buffer, check = true): void {
+    if (check) this.checkPressure();
     if (this.closed) return;
     this.cursor = seq;
+    this.busy = true;
     this.res.write(frame);
-    this.checkPressure();
   }
 
+  /**
+   * Drops the client when what is still queued for it passes bufferBytes. Checked before a write,
+   * not after: right after one, the bytes just written count as queued until the socket reports
+   * them sent, even for a client that reads at once. (The response's writableLength includes its socket's.)
+   */
   private checkPressure(): void {
-    const unread = this.res.writableLength + (this.res.socket?.writableLength ?? 0);
+    const unread = this.res.writableLength;
     if (unread > this.bufferBytes) this.drop(`${unread} bytes unread, more than events.stream.bufferSize (${this.bufferBytes})`);
   }
 
