@@ -16,6 +16,7 @@ import { jsonServerRows } from './scenarios/json-server.js';
 import { jwtRows } from './scenarios/jwt.js';
 import { postgresRows } from './scenarios/postgres.js';
 import { restwellRows } from './scenarios/restwell.js';
+import { sseFanoutRows } from './scenarios/sse-fanout.js';
 import { webhookRows } from './scenarios/webhooks.js';
 import { workersRows } from './scenarios/workers.js';
 import { buildRestwell, ROOT } from './servers.js';
@@ -40,6 +41,7 @@ const SECTIONS: Section[] = [
   { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows },
   { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows },
   { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows },
+  { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows },
 ];
 
 function command(quick: boolean): string {

@@ -36,6 +36,9 @@ export function streamEvents(ctx: HttpContext) {
       return sendProblem(request, reply, 'too-many-streams', `this node serves ${streams.config.maxClients} event streams already (events.stream.maxClients); retry later`);
     }
     const filter: StreamFilter = { visible: eventVisibility(ctx.resources.values(), request.principal), types: asked.types };
+    // Counted at once, before any wait, so concurrent requests cannot all pass the cap.
+    const client = request.method === 'HEAD' ? undefined : new StreamClient(reply.raw, filter, streams.config.bufferBytes, request.log);
+    if (client) streams.add(client);
     let after: number | undefined;
     if (asked.lastEventId !== undefined) {
       const id = asked.lastEventId;
@@ -43,10 +46,8 @@ export function streamEvents(ctx: HttpContext) {
       if (!last) return sendProblem(request, reply, 'invalid-last-event-id', `Last-Event-ID ${JSON.stringify(id.slice(0, 80))} names no event you can read; send the id: of an event this stream sent (evt_…), or none to start at the end of the log`);
       after = last.seq;
     }
-    if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEADERS).send();
-
-    const client = new StreamClient(reply.raw, filter, after ?? 0, streams.config.bufferBytes, request.log);
-    streams.add(client);
+    if (!client) return reply.code(200).headers(STREAM_HEADERS).send();
+    client.resumeAfter(after ?? 0);
     // Joined before the first byte: if the database cannot be read the client still gets a 503 problem.
     await streams.tail.join(client);
     reply.hijack();

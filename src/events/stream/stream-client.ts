@@ -28,6 +28,8 @@ export class StreamClient implements TailReader {
   private backlog: Array<{ seq: number; frame: Buffer }> | undefined = [];
   private backlogBytes = 0;
   private closed = false;
+  /** Position of the last event written (or the resume point): nothing at or before it is written again. */
+  private cursor = 0;
   /** An event went out since the last heartbeat tick: the stream is not idle, so the tick sends nothing. */
   private busy = false;
   private readonly done: Promise<void>;
@@ -35,7 +37,6 @@ export class StreamClient implements TailReader {
   constructor(
     private readonly res: ServerResponse,
     private readonly filter: StreamFilter,
-    private cursor: number,
     private readonly bufferBytes: number,
     private readonly log: FastifyBaseLogger,
   ) {
@@ -79,9 +80,9 @@ export class StreamClient implements TailReader {
     if (!this.res.write(frame) && !this.closed) await Promise.race([once(this.res, 'drain'), this.done]);
   }
 
-  /** The position catch-up reads after. */
-  get position(): number {
-    return this.cursor;
+  /** Sets where the client resumes (the position of its Last-Event-ID); before it joins the tail. */
+  resumeAfter(position: number): void {
+    this.cursor = position;
   }
 
   /** Ends catch-up: the live events that arrived meanwhile (and were not read from the log) go out, then every next one at once. */
@@ -95,7 +96,8 @@ export class StreamClient implements TailReader {
 
   /** A comment line on an idle stream; every tick also finds clients that stopped reading while nothing was sent. */
   heartbeat(): void {
-    if (this.closed) return;
+    // Before its headers go out a stream is still being set up (or refused): nothing may be written.
+    if (this.closed || !this.res.headersSent) return;
     this.checkPressure();
     if (this.busy) this.busy = false;
     else if (!this.closed) this.res.write(HEARTBEAT_FRAME);
