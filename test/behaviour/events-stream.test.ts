@@ -224,4 +224,28 @@ for (const engine of engines) {
       await Promise.all(streams.map((s) => s.closed));
     });
   });
+
+  describe(`GET /events/stream across nodes (${engine.name})`, { skip: engine.name === 'postgres' ? false : 'only PostgreSQL is shared by several nodes' }, () => {
+    test('a stream on one node gets the events written through another, once each, in log order', async () => {
+      const url = engine.freshUrl();
+      const shared = { ...engine, freshUrl: () => url };
+      const [a, b] = [await testServer(shared), await testServer(shared)];
+      try {
+        const port = await listen(a);
+        const { authorization } = bearer(await apiKey(a, ['events:read']));
+        const s = await openStream(port, '/events/stream', { authorization });
+        const names = ['on b 1', 'on a', 'on b 2'];
+        for (const [i, name] of names.entries()) {
+          const res = await (i === 1 ? a : b).app.inject({ method: 'POST', url: '/characters', payload: { name } });
+          assert.equal(res.statusCode, 201, res.body);
+        }
+        await s.waitFor(3);
+        assert.deepEqual(s.events.map((e) => e.data.data.name), names);
+        s.close();
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
 }

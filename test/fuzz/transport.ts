@@ -34,6 +34,8 @@ export class Transport {
     const client = new Client(this.base, { headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
     try {
       const res = await client.request({ method: req.method as any, path: req.path, headers: req.headers, body: req.body });
+      // An event stream never ends: its headers are the answer (the body is left unread).
+      if (isEventStream(res.headers['content-type'])) return { kind: 'response', status: res.statusCode, headers: flatten(res.headers), body: Buffer.alloc(0) };
       const body = Buffer.from(await res.body.arrayBuffer());
       return { kind: 'response', status: res.statusCode, headers: flatten(res.headers), body };
     } catch (err) {
@@ -70,13 +72,19 @@ export class Transport {
       };
       socket.on('data', (d) => {
         chunks.push(d);
-        if (parseResponse(Buffer.concat(chunks))?.complete) finish();
+        const parsed = parseResponse(Buffer.concat(chunks));
+        if (parsed?.complete || isEventStream(parsed?.headers['content-type'])) finish();
       });
       socket.on('close', () => finish());
       // A reset after the server answered and closed is normal; the answer is what counts.
       socket.on('error', (err: Error & { code?: string }) => finish(`${err.code ?? ''} ${err.message}`));
     });
   }
+}
+
+/** True for `text/event-stream`, a response that stays open for as long as the client reads it. */
+function isEventStream(contentType: string | string[] | undefined): boolean {
+  return String(contentType ?? '').toLowerCase().startsWith('text/event-stream');
 }
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {

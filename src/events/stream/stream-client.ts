@@ -40,9 +40,14 @@ export class StreamClient implements TailReader {
     private readonly bufferBytes: number,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.done = once(res, 'close').then(() => {
-      this.closed = true;
-    });
+    this.done = new Promise((resolve) =>
+      res.once('close', () => {
+        this.closed = true;
+        resolve();
+      }),
+    );
+    // A write that races the connection's end must not become an uncaught error; 'close' follows anyway.
+    res.on('error', () => undefined);
   }
 
   /** Resolves once the connection is gone, whoever ended it. */
@@ -106,6 +111,8 @@ export class StreamClient implements TailReader {
   /** Ends the stream cleanly (shutdown, expired token); a client that does not take the last bytes is cut after a short grace. */
   end(why: string): Promise<void> {
     if (!this.closed) {
+      // Nothing more is written, from here on, until the connection is gone.
+      this.closed = true;
       this.log.debug({ why }, 'event stream ended');
       const cut = setTimeout(() => this.res.destroy(), END_GRACE_MS).unref();
       this.res.end(() => this.res.destroy());
