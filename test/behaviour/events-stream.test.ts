@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
 import { eventStreams } from '../../src/events/stream/event-streams.js';
 import { engines, PUBLIC_DEMO, testServer } from '../../src/test-support/test-server.js';
-import { apiKey, AUTH_CONFIG, bearer } from './auth-support.js';
+import { apiKey, AUTH_CONFIG, bearer, goodClaims, signWithServerKey } from './auth-support.js';
 import { listen, openStream, until, type SseStream } from './stream-support.js';
 
 /** Public characters and owner-only notes; events need `events:read`; a short heartbeat, a small cap and buffer. */
@@ -183,6 +183,18 @@ for (const engine of engines) {
       assert.match(JSON.parse(refused.text).type, /\/problems\/too-many-streams$/);
       await closeAll();
       assert.equal((await stream(reader)).status, 200, 'a slot frees when a stream closes');
+      await closeAll();
+    });
+
+    test('a stream ends when its access token expires, so the client must come back with a valid one', async () => {
+      const base = `http://127.0.0.1:${port}`;
+      const { clientId } = (await server.context.auth.clients.create({ name: 'expiring', scopes: ['events:read'] })).info;
+      const token = await signWithServerKey(server, goodClaims(clientId, 'events:read', { iss: base, aud: base, exp: Math.floor(Date.now() / 1000) + 2 }));
+      const s = await stream(bearer(token));
+      assert.equal(s.status, 200);
+      await s.closed;
+      const again = await stream(bearer(token));
+      assert.equal(again.status, 401);
       await closeAll();
     });
 
