@@ -57,7 +57,8 @@ export function* getEvent(s: Statements, id: string, visible?: EventVisibility):
   return row ? toEvent(row) : undefined;
 }
 
-function toEvent(row: Row): EventRecord {
+/** Maps an event log row to an EventRecord. */
+export function toEvent(row: Row): EventRecord {
   const data = JSON.parse(row.data);
   return { seq: Number(row.seq), id: row.id, type: row.type, resource: row.resource, recordId: data.id ?? row.record_id, data, createdAt: row.created_at, owner: row.owner ?? null };
 }

@@ -11,6 +11,8 @@ import type { ListQuery, Page } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import { getRecord, listRecords } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
+import type { Outbox } from './outbox.js';
+import { SqlOutbox } from './sql-outbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 
 /**
@@ -19,10 +21,12 @@ import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.
  */
 export class SqlStore implements Store {
   readonly inbox: Inbox;
+  readonly outbox: Outbox;
   private readonly appended = new EventSignal();
 
   constructor(private readonly engine: Engine) {
     this.inbox = new SqlInbox(engine, this.appended);
+    this.outbox = new SqlOutbox(engine);
   }
 
   onEventsAppended(listener: () => void): () => void {

@@ -34,6 +34,12 @@ export type RowWrite = { resource: ResourceDefinition; how: 'insert' | 'update' 
 export interface WriteTransaction extends Statements {
   /** `query` locking the rows it reads until commit, so a decision made on them stays true. */
   forUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
+   * `query` locking the rows it reads against other such locks until commit (FOR NO KEY UPDATE,
+   * which still lets rows that reference them be written), skipping rows another transaction holds
+   * instead of waiting: how nodes share out work. `of` names the table whose rows to lock in a join.
+   */
+  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q, of?: string): Q;
   /** `query` keeping the rows it reads from being deleted until commit. */
   forKeyShare<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**

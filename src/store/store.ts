@@ -5,6 +5,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
 import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from './idempotency.js';
 import type { Inbox } from './inbox.js';
+import type { Outbox } from './outbox.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -52,6 +53,8 @@ export interface SyncReport {
 export interface Store {
   /** Inbound webhook deliveries, de-duplicated per source, and their processing state. */
   readonly inbox: Inbox;
+  /** Outbound webhooks: endpoints, and the deliveries derived for them from the event log. */
+  readonly outbox: Outbox;
   /**
    * Calls `listener` whenever new events may be in the log: after this process commits a write
    * that appended events and, on a shared database, when another node did (it may be called when

@@ -3,8 +3,9 @@ import { PG_TEXT } from './postgres-codec.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
 
 /**
- * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents and the webhook
- * inbox. `_rw_events.seq` comes from its own sequence so readers can take a high-water mark from
+ * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents, the webhook
+ * inbox and the outbox of outbound webhooks (deleting an endpoint deletes its deliveries and their
+ * attempts through the foreign keys). `_rw_events.seq` comes from its own sequence so readers can take a high-water mark from
  * it (see postgres-events.ts); JSON documents are kept as text, as on SQLite; times are ISO text,
  * compared bytewise. Columns added after the first release are added to older databases here too.
  */
@@ -30,6 +31,23 @@ CREATE TABLE IF NOT EXISTS _rw_inbox (
   last_error text, response text NOT NULL, attempt_log text NOT NULL DEFAULT '[]', UNIQUE (source, event_id));
 CREATE INDEX IF NOT EXISTS _rw_inbox_due ON _rw_inbox (status, next_attempt_at);
 CREATE INDEX IF NOT EXISTS _rw_inbox_source ON _rw_inbox (source, status, seq);
+CREATE TABLE IF NOT EXISTS _rw_hook_endpoints (
+  id ${PG_TEXT} PRIMARY KEY, url text NOT NULL, description text, event_types text, enabled boolean NOT NULL, disabled_reason text,
+  headers text NOT NULL, rate_limit text, secrets text NOT NULL, cursor bigint NOT NULL, failing_since ${PG_TEXT},
+  version bigint NOT NULL, created_at ${PG_TEXT} NOT NULL, updated_at ${PG_TEXT} NOT NULL, owner text);
+CREATE TABLE IF NOT EXISTS _rw_hook_deliveries (
+  seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE,
+  endpoint_id ${PG_TEXT} NOT NULL REFERENCES _rw_hook_endpoints (id) ON DELETE CASCADE,
+  event_seq bigint NOT NULL, event_id text NOT NULL, event_type ${PG_TEXT} NOT NULL, status text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0, retry_from integer NOT NULL DEFAULT 0, next_attempt_at ${PG_TEXT}, last_attempt_at ${PG_TEXT},
+  last_status_code integer, last_error text, lease_until ${PG_TEXT}, leased_by text, lease_token text,
+  created_at ${PG_TEXT} NOT NULL, delivered_at ${PG_TEXT}, UNIQUE (endpoint_id, event_seq));
+CREATE INDEX IF NOT EXISTS _rw_hook_deliveries_due ON _rw_hook_deliveries (status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS _rw_hook_deliveries_endpoint ON _rw_hook_deliveries (endpoint_id, seq);
+CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
+  delivery_id text NOT NULL REFERENCES _rw_hook_deliveries (id) ON DELETE CASCADE, number integer NOT NULL,
+  "trigger" text NOT NULL, started_at ${PG_TEXT} NOT NULL, status_code integer, latency_ms integer NOT NULL,
+  response_excerpt text, error text, node text NOT NULL, PRIMARY KEY (delivery_id, number));
 `;
 
 /**

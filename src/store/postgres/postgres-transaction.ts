@@ -65,6 +65,10 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
     return query.forUpdate() as Q;
   }
 
+  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q, of?: string): Q {
+    return query.forNoKeyUpdate(of as any).skipLocked() as Q;
+  }
+
   forKeyShare<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q {
     return query.forKeyShare() as Q;
   }

@@ -1,6 +1,10 @@
 import type { Database } from 'better-sqlite3';
 
-/** Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents and the webhook inbox. */
+/**
+ * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents, the webhook inbox
+ * and the outbox of outbound webhooks (endpoints, deliveries, attempts; deleting an endpoint
+ * deletes its deliveries and their attempts through the foreign keys).
+ */
 const SYSTEM_DDL = `
 CREATE TABLE IF NOT EXISTS _rw_schema (resource TEXT PRIMARY KEY, shape TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS _rw_events (
@@ -20,6 +24,23 @@ CREATE TABLE IF NOT EXISTS _rw_inbox (
   last_error TEXT, response TEXT NOT NULL, attempt_log TEXT NOT NULL DEFAULT '[]', UNIQUE (source, event_id));
 CREATE INDEX IF NOT EXISTS _rw_inbox_due ON _rw_inbox (status, next_attempt_at);
 CREATE INDEX IF NOT EXISTS _rw_inbox_source ON _rw_inbox (source, status, seq);
+CREATE TABLE IF NOT EXISTS _rw_hook_endpoints (
+  id TEXT PRIMARY KEY, url TEXT NOT NULL, description TEXT, event_types TEXT, enabled INTEGER NOT NULL, disabled_reason TEXT,
+  headers TEXT NOT NULL, rate_limit TEXT, secrets TEXT NOT NULL, cursor INTEGER NOT NULL, failing_since TEXT,
+  version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, owner TEXT);
+CREATE TABLE IF NOT EXISTS _rw_hook_deliveries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+  endpoint_id TEXT NOT NULL REFERENCES _rw_hook_endpoints (id) ON DELETE CASCADE,
+  event_seq INTEGER NOT NULL, event_id TEXT NOT NULL, event_type TEXT NOT NULL, status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0, retry_from INTEGER NOT NULL DEFAULT 0, next_attempt_at TEXT, last_attempt_at TEXT,
+  last_status_code INTEGER, last_error TEXT, lease_until TEXT, leased_by TEXT, lease_token TEXT,
+  created_at TEXT NOT NULL, delivered_at TEXT, UNIQUE (endpoint_id, event_seq));
+CREATE INDEX IF NOT EXISTS _rw_hook_deliveries_due ON _rw_hook_deliveries (status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS _rw_hook_deliveries_endpoint ON _rw_hook_deliveries (endpoint_id, seq);
+CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
+  delivery_id TEXT NOT NULL REFERENCES _rw_hook_deliveries (id) ON DELETE CASCADE, number INTEGER NOT NULL,
+  "trigger" TEXT NOT NULL, started_at TEXT NOT NULL, status_code INTEGER, latency_ms INTEGER NOT NULL,
+  response_excerpt TEXT, error TEXT, node TEXT NOT NULL, PRIMARY KEY (delivery_id, number));
 `;
 
 /**

@@ -17,6 +17,10 @@ export class SqliteTransaction extends SqliteStatements implements WriteTransact
     return query;
   }
 
+  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q {
+    return query;
+  }
+
   forKeyShare<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q {
     return query;
   }
