@@ -27,6 +27,11 @@ export interface Engine {
    * by position never skips one that commits later; undefined when positions commit in order.
    */
   eventHorizon(): Promise<number | undefined>;
+  /**
+   * Calls `onAppended` whenever another process sharing the database may have appended events,
+   * from now until close. Absent where other processes cannot be heard (they are polled for).
+   */
+  watch?(onAppended: () => void): void;
   /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */

@@ -9,9 +9,9 @@ import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } 
 import type { Inbox } from './inbox.js';
 import type { ListQuery, Page } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
+import type { Outbox } from './outbox.js';
 import { getRecord, listRecords } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
-import type { Outbox } from './outbox.js';
 import { SqlOutbox } from './sql-outbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 
@@ -23,6 +23,7 @@ export class SqlStore implements Store {
   readonly inbox: Inbox;
   readonly outbox: Outbox;
   private readonly appended = new EventSignal();
+  private watching = false;
 
   constructor(private readonly engine: Engine) {
     this.inbox = new SqlInbox(engine, this.appended);
@@ -30,6 +31,9 @@ export class SqlStore implements Store {
   }
 
   onEventsAppended(listener: () => void): () => void {
+    // Other nodes' appends are listened for only once someone here wants to hear of them.
+    if (!this.watching) this.engine.watch?.(() => this.appended.fire());
+    this.watching = true;
     return this.appended.listen(listener);
   }
 

@@ -9,6 +9,7 @@ import type { SyncReport } from '../store.js';
 import { describe, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
 import { claimKey } from './postgres-idempotency.js';
+import { eventsChannel, PostgresListener } from './postgres-listener.js';
 import { createPool, parseTarget } from './postgres-pool.js';
 import { syncPostgresSchema } from './postgres-schema.js';
 import { PostgresStatements } from './postgres-statements.js';
@@ -38,7 +39,7 @@ export class PostgresStore extends SqlStore {
       const name = target.schema ?? (await pool.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
       const schemaKey = (await pool.query<{ k: number }>('SELECT hashtext($1) AS k', [name])).rows[0].k;
       await createPostgresTables(pool, schemaKey, target.schema);
-      return new PostgresStore(new PostgresEngine(pool, schemaKey));
+      return new PostgresStore(new PostgresEngine(pool, schemaKey, target.connectionString));
     } catch (err) {
       await pool.end().catch(() => undefined);
       throw unavailableOr(err);
@@ -49,8 +50,9 @@ export class PostgresStore extends SqlStore {
 class PostgresEngine implements Engine {
   private readonly writer: Writer;
   private readonly statements: PostgresStatements;
+  private listener?: PostgresListener;
 
-  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {
+  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly connectionString: string) {
     this.writer = new Writer(pool, schemaKey);
     this.statements = new PostgresStatements(pool);
   }
@@ -79,6 +81,13 @@ class PostgresEngine implements Engine {
     return this.guard(() => eventHighWaterMark(this.pool, this.schemaKey));
   }
 
+  /** Hears other nodes' appends through LISTEN on one connection of its own, opened on first use. */
+  watch(onAppended: () => void): void {
+    if (this.listener) return;
+    this.listener = new PostgresListener(this.connectionString, eventsChannel(this.schemaKey), onAppended);
+    this.listener.start();
+  }
+
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult> {
     return this.guard(() => claimKey(this.pool, claim));
   }
@@ -88,6 +97,7 @@ class PostgresEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    await this.listener?.close();
     await this.pool.end();
   }
 
