@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { defineResources } from '../../src/core/resource.js';
 import { openStore } from '../../src/store/open.js';
+import { eventsChannel } from '../../src/store/postgres/postgres-listener.js';
 import type { AttemptRecord, EndpointInput, Lease, Outbox } from '../../src/store/outbox.js';
 import type { Store } from '../../src/store/store.js';
 import { engines } from '../../src/test-support/engines.js';
@@ -286,8 +287,9 @@ const postgres = engines.find((e) => e.name === 'postgres');
 describe('outbox on two nodes sharing PostgreSQL', { skip: postgres ? false : 'TEST_DATABASE_URL is not set' }, () => {
   let a: Store;
   let b: Store;
+  let url: string;
   before(async () => {
-    const url = postgres!.freshUrl();
+    url = postgres!.freshUrl();
     a = await fresh(url);
     b = await openStore(url);
   });
@@ -332,20 +334,34 @@ describe('outbox on two nodes sharing PostgreSQL', { skip: postgres ? false : 'T
     await a.outbox.updateEndpoint(e.id, () => ({ delete: true }));
   });
 
-  test('an event appended on one node wakes the other node’s listeners', async () => {
-    const woken = new Promise<void>((resolve) => {
-      const stop = b.onEventsAppended(() => {
-        stop();
-        resolve();
-      });
-    });
-    // The listener connects lazily: writes repeat until it has heard one (the test's timeout bounds a failure).
+  /** Writes on `a` until `b` hears of one (the listener connects lazily; the test's timeout bounds a failure). */
+  async function wakesB(): Promise<void> {
     let heard = false;
-    void woken.then(() => (heard = true));
-    for (let i = 0; !heard; i++) {
-      await a.insert(pets, { name: `wake-${i}` });
-      await new Promise((r) => setTimeout(r, 50));
+    const stop = b.onEventsAppended(() => (heard = true));
+    try {
+      for (let i = 0; !heard; i++) {
+        await a.insert(pets, { name: `wake-${i}` });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      stop();
     }
-    await woken;
+  }
+
+  test('an event appended on one node wakes the other node’s listeners, also after its listening connection was dropped', async () => {
+    await wakesB();
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      // Only this schema's listener (other test files share the database).
+      const [{ k }] = (await admin.query('SELECT hashtext($1) AS k', [new URL(url).searchParams.get('schema')])).rows;
+      const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1', [`LISTEN ${eventsChannel(k)}`]);
+      assert.ok(killed.rowCount! >= 1, 'the listening connection was found');
+    } finally {
+      await admin.end();
+    }
+    // Heard again once it has reconnected (a reconnect itself wakes listeners: appends meanwhile went unheard).
+    await wakesB();
   });
 });
