@@ -141,6 +141,7 @@ export interface Outbox {
    * Changes or deletes an endpoint as `decide` says, atomically (it sees the current endpoint,
    * undefined when there is none, and may throw a DomainError to refuse: If-Match and the like).
    * Deleting an endpoint deletes its deliveries and their attempts. Enabling one clears its disabled reason.
+   * A put for an endpoint that does not exist changes nothing (`unchanged`): endpoints are made by createEndpoint.
    */
   updateEndpoint(id: string, decide: (current: WebhookEndpoint | undefined) => EndpointDecision): Promise<{ outcome: 'updated' | 'deleted' | 'unchanged'; endpoint?: WebhookEndpoint }>;
 
