@@ -13,6 +13,7 @@ import type { DocRoute } from '../http/route.js';
 import { routeTable } from './routes.js';
 import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
+import { registerDispatcher } from '../webhooks/outbound/http/dispatcher-hooks.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
 export interface AppOptions {
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // Webhook bodies stay raw bytes (signatures cover them exactly); JSON parsing elsewhere is unchanged.
   registerWebhookRoutes(app, ctx, rawRoutes);
   registerEventStreams(app, ctx);
+  registerDispatcher(app, ctx.outbound);
   for (const [path, sameRoutes] of routesByPath(routes)) registerMethodFallbacks(app, path, sameRoutes);
   return app;
 }

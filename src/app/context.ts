@@ -9,9 +9,14 @@ import type { Store } from '../store/store.js';
 import { WebhookHub } from '../webhooks/inbound/hub.js';
 import type { WebhookContext } from '../webhooks/inbound/http/webhook-context.js';
 import { compileSources, type CompileOptions, type Source } from '../webhooks/inbound/sources.js';
+import { OutboundHub } from '../webhooks/outbound/hub.js';
+import type { OutboundContext } from '../webhooks/outbound/http/outbound-context.js';
+import type { ResolvedSecretKey } from '../webhooks/outbound/secret-key.js';
 
 /** Everything a route handler of any feature needs, built once at start-up. */
-export interface AppContext extends AuthContext, WebhookContext {}
+export interface AppContext extends AuthContext, WebhookContext, OutboundContext {
+  outbound: OutboundHub;
+}
 
 /** What the config alone decides: derived, and so fully checked, before anything is opened. */
 export interface AppPlan {
@@ -48,15 +53,17 @@ function collect<T>(problems: string[], check: () => T): T | undefined {
   }
 }
 
-/** Builds the context for a config, its plan and an opened store. */
-export function createContext(config: RestwellConfig, store: Store, plan: AppPlan = planApp(config)): AppContext {
+/** Builds the context for a config, its plan, an opened store and the key that seals endpoint secrets. */
+export function createContext(config: RestwellConfig, store: Store, plan: AppPlan, secretKey: ResolvedSecretKey): AppContext {
+  const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
   return {
     config,
     store,
     resources: plan.resources,
     validators: plan.validators,
-    publicUrl: config.server.publicUrl?.replace(/\/$/, ''),
+    publicUrl,
     auth: new AuthService(config, store, plan.auth),
     webhooks: new WebhookHub(plan.sources, store, config),
+    outbound: new OutboundHub(config.webhooks.outbound, store, secretKey, publicUrl),
   };
 }

@@ -5,6 +5,7 @@ import { createContext, planApp, type AppContext } from './context.js';
 import { openStore } from '../store/open.js';
 import type { Store, SyncReport } from '../store/store.js';
 import type { CompileOptions } from '../webhooks/inbound/sources.js';
+import { resolveSecretKey } from '../webhooks/outbound/secret-key.js';
 
 /** A composed Restwell server: the app, its store, and how to stop both. */
 export interface RestwellServer {
@@ -25,7 +26,7 @@ export async function createServer(config: RestwellConfig, options: AppOptions &
   const plan = planApp(config, { providers: options.providers });
   const store = options.store ?? (await openStore(config.database));
   try {
-    const ctx = createContext(config, store, plan);
+    const ctx = createContext(config, store, plan, await resolveSecretKey(config, store));
     const sync = await store.sync([...ctx.resources.values()], { allowDestructive: config.allowDestructiveMigrations });
     const app = await buildApp(ctx, options);
     return {

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { OutboundConfig } from '../../config/types.js';
+import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox } from '../../store/outbox.js';
+import { EndpointRates } from './endpoint-rate.js';
+import { automaticOutcome, manualOutcome } from './retry-policy.js';
+import { activeSecrets } from './signing-secrets.js';
+import type { EventBody, ManualAttempts, SecretBox, Sender, SendResult } from './types.js';
+
+/** What a dispatcher works with. */
+export interface DispatcherOptions {
+  outbox: Outbox;
+  sender: Sender;
+  secrets: SecretBox;
+  body: EventBody;
+  settings: OutboundConfig;
+  /** Calls its listener whenever new events may be in the log (Store.onEventsAppended). */
+  onEventsAppended: (listener: () => void) => () => void;
+  log: () => FastifyBaseLogger | undefined;
+}
+
+// Time a lease leaves beyond one attempt's own limits: claiming, signing and recording the outcome.
+const LEASE_MARGIN_MS = 10_000;
+// Events read per derive pass at most, however many slots are free.
+const DERIVE_BATCH = 500;
+
+/**
+ * The outbox worker of one node. It derives deliveries from the event log as soon as a commit
+ * signals new events (and every `pollInterval`, for retries that fall due, leases that ran out and
+ * events other nodes wrote), claims them under a lease, sends at most `concurrency` at once, and
+ * records every attempt with its outcome. Several nodes share the work: claims skip what another
+ * node holds, and a lease held by a node that died runs out, so another node retries it.
+ * Per-endpoint ordering is not promised: retries of an earlier event may arrive after later ones.
+ */
+export class Dispatcher implements ManualAttempts {
+  /** This node's name in leases and in the attempt log. */
+  readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  private readonly rates = new EndpointRates();
+  private readonly queue: ClaimedDelivery[] = [];
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly leaseMs: number;
+  private pumping = false;
+  private again = false;
+  private stopped = true;
+  private timer?: NodeJS.Timeout;
+  private unlisten?: () => void;
+
+  constructor(private readonly o: DispatcherOptions) {
+    this.leaseMs = o.settings.connectTimeoutMs + o.settings.timeoutMs + LEASE_MARGIN_MS;
+  }
+
+  /** Starts delivering: at once, after every commit that appends events, and every poll interval. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.unlisten = this.o.onEventsAppended(() => this.pump());
+    this.timer = setInterval(() => this.pump(), this.o.settings.pollIntervalMs);
+    this.timer.unref();
+    this.pump();
+  }
+
+  /**
+   * Stops claiming, waits for the attempts under way (each bounded by the send timeout) and gives
+   * back what was claimed but not sent, so another node takes it at once instead of after the lease.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unlisten?.();
+    const unsent = this.queue.splice(0);
+    const now = new Date().toISOString();
+    await Promise.allSettled([...this.inflight, ...unsent.map((c) => this.o.outbox.release(c.delivery.id, c.leaseToken, now))]);
+  }
+
+  /** Makes one attempt at a delivery now, for a user (`POST …/attempts`), whatever its status. */
+  async attemptNow(endpointId: string, deliveryId: string): Promise<OutboundAttempt | 'busy' | undefined> {
+    const claim = await this.o.outbox.claimDelivery(endpointId, deliveryId, this.lease());
+    if (!claim) return (await this.o.outbox.getDelivery(endpointId, deliveryId)) ? 'busy' : undefined;
+    return this.attempt(claim, 'manual');
+  }
+
+  /** Slots left for claims: concurrency less what is being sent or waits to be. */
+  private free(): number {
+    return this.o.settings.concurrency - this.inflight.size - this.queue.length;
+  }
+
+  private lease(): Lease {
+    const now = Date.now();
+    return { node: this.node, token: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + this.leaseMs).toISOString() };
+  }
+
+  /** Claims work until the slots are full or nothing is left; a call while one runs makes it go round once more. */
+  private pump(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void this.claimAll()
+      .catch((err) => this.o.log()?.error({ err: (err as Error).message }, 'webhook dispatcher could not claim deliveries; retrying at the next poll'))
+      .finally(() => {
+        this.pumping = false;
+        if (this.again) {
+          this.again = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async claimAll(): Promise<void> {
+    this.again = false;
+    while (!this.stopped && this.free() > 0) {
+      const derived = await this.o.outbox.deriveDeliveries(Math.min(this.free(), DERIVE_BATCH), this.lease());
+      this.enqueue(derived.claimed);
+      const want = this.free();
+      const due = want > 0 && !this.stopped ? await this.o.outbox.claimDue(want, this.lease()) : [];
+      this.enqueue(due);
+      if (!derived.more && due.length < want) break;
+    }
+  }
+
+  private enqueue(claims: ClaimedDelivery[]): void {
+    this.queue.push(...claims);
+    while (this.queue.length && this.inflight.size < this.o.settings.concurrency) {
+      const claim = this.queue.shift()!;
+      const run = this.send(claim).catch((err) => this.o.log()?.error({ err: (err as Error).message, delivery: claim.delivery.id }, 'webhook delivery attempt could not be recorded; it is retried when its lease runs out'));
+      this.inflight.add(run);
+      void run.finally(() => {
+        this.inflight.delete(run);
+        // A freed slot: take the next one queued, or claim more.
+        if (this.queue.length) this.enqueue([]);
+        else this.pump();
+      });
+    }
+  }
+
+  /** Sends one claimed delivery, unless its lease is too short now or its endpoint's rate limit defers it. */
+  private async send(claim: ClaimedDelivery): Promise<void> {
+    const now = Date.now();
+    const leaseLeft = Date.parse(claim.delivery.lastAttemptAt ?? '') + this.leaseMs - now;
+    // A claim that waited in the queue too long could outlive its lease mid-attempt, and another node could then send it too.
+    if (this.stopped || !(leaseLeft > this.o.settings.connectTimeoutMs + this.o.settings.timeoutMs)) {
+      await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(now).toISOString());
+      return;
+    }
+    const later = this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
+    if (later !== undefined) {
+      await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(later).toISOString());
+      return;
+    }
+    await this.attempt(claim, 'automatic');
+  }
+
+  /** Makes the attempt and records it with its outcome; resolves the attempt as logged. */
+  private async attempt(claim: ClaimedDelivery, trigger: AttemptTrigger): Promise<OutboundAttempt> {
+    const startedAt = new Date();
+    const result = await this.deliver(claim, startedAt.getTime());
+    const attempt: OutboundAttempt = {
+      deliveryId: claim.delivery.id,
+      number: claim.attempt,
+      trigger,
+      startedAt: startedAt.toISOString(),
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      responseExcerpt: result.responseExcerpt,
+      error: result.error,
+      node: this.node,
+    };
+    const outcome = trigger === 'manual' ? manualOutcome(claim, result) : automaticOutcome(claim, result, this.o.settings, new Date());
+    const { deliveryId: _, ...logged } = attempt;
+    await this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, { attempt: logged, ...outcome });
+    if (outcome.endpoint?.disable) this.o.log()?.warn({ endpoint: claim.endpoint.id, url: claim.endpoint.url }, `webhook endpoint disabled: ${outcome.endpoint.disable}`);
+    return attempt;
+  }
+
+  private async deliver(claim: ClaimedDelivery, now: number): Promise<SendResult> {
+    const { endpoint, event } = claim;
+    let secrets: string[];
+    try {
+      secrets = activeSecrets(this.o.secrets, endpoint.sealedSecrets, now);
+    } catch {
+      return { ok: false, statusCode: null, latencyMs: 0, responseExcerpt: null, blocked: false, error: 'the endpoint\'s signing secrets cannot be opened with this server\'s secret key (webhooks.outbound.secretKey changed?); rotate the secret (POST …/secrets with a new one)' };
+    }
+    const result = await this.o.sender.send({ url: endpoint.url, headers: endpoint.headers, secrets, id: event.id, body: this.o.body(event) });
+    if (result.blocked) this.o.log()?.warn({ endpoint: endpoint.id, url: endpoint.url, delivery: claim.delivery.id, reason: result.error }, 'webhook delivery refused by the SSRF guard');
+    return result;
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { OutboundConfig } from '../../config/types.js';
+import type { Store } from '../../store/store.js';
+import { eventBody } from './delivery-body.js';
+import { Dispatcher } from './dispatcher.js';
+import { AesSecretBox } from './secret-box.js';
+import type { ResolvedSecretKey } from './secret-key.js';
+import { WebhookSender } from './sender.js';
+import type { SecretBox } from './types.js';
+
+/** The outbound-webhook state of one server: the secret box, the sender and the dispatcher. */
+export class OutboundHub {
+  readonly settings: OutboundConfig;
+  readonly secrets: SecretBox;
+  readonly dispatcher: Dispatcher;
+  /** Manual attempts (`POST …/attempts`) go through the dispatcher, whether or not it runs here. */
+  readonly attempts: Dispatcher;
+  log?: FastifyBaseLogger;
+  private readonly sender: WebhookSender;
+
+  constructor(
+    settings: OutboundConfig,
+    store: Store,
+    readonly key: ResolvedSecretKey,
+    publicUrl: string | undefined,
+  ) {
+    this.settings = settings;
+    this.secrets = new AesSecretBox(key.key);
+    this.sender = new WebhookSender({ settings });
+    this.dispatcher = new Dispatcher({
+      outbox: store.outbox,
+      sender: this.sender,
+      secrets: this.secrets,
+      body: eventBody(publicUrl),
+      settings,
+      onEventsAppended: (listener) => store.onEventsAppended(listener),
+      log: () => this.log,
+    });
+    this.attempts = this.dispatcher;
+  }
+
+  /** Starts the dispatcher unless this node only receives and serves (`webhooks.outbound.dispatch: false`). */
+  start(): void {
+    if (this.settings.dispatch) this.dispatcher.start();
+  }
+
+  /** Stops the dispatcher (attempts under way finish first) and closes the sender's connections. */
+  async stop(): Promise<void> {
+    await this.dispatcher.stop();
+    await this.sender.close();
+  }
+}
