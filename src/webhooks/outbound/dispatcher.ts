@@ -42,6 +42,8 @@ export class Dispatcher implements ManualAttempts {
   private readonly leaseMs: number;
   private pumping = false;
   private again = false;
+  /** The last claim pass stopped because every slot was taken, so there may be more to claim once one frees. */
+  private saturated = false;
   private stopped = true;
   private timer?: NodeJS.Timeout;
   private unlisten?: () => void;
@@ -112,7 +114,12 @@ export class Dispatcher implements ManualAttempts {
 
   private async claimAll(): Promise<void> {
     this.again = false;
-    while (!this.stopped && this.free() > 0) {
+    this.saturated = false;
+    while (!this.stopped) {
+      if (this.free() <= 0) {
+        this.saturated = true;
+        return;
+      }
       const derived = await this.o.outbox.deriveDeliveries(Math.min(this.free(), DERIVE_BATCH), this.lease());
       this.enqueue(derived.claimed);
       const want = this.free();
@@ -130,9 +137,10 @@ export class Dispatcher implements ManualAttempts {
       this.inflight.add(run);
       void run.finally(() => {
         this.inflight.delete(run);
-        // A freed slot: take the next one queued, or claim more.
+        // A freed slot: take the next one queued, or claim more if the last pass left work behind
+        // (otherwise the next commit signal or poll does: a claim pass per finished send would cost a write each).
         if (this.queue.length) this.enqueue([]);
-        else this.pump();
+        else if (this.saturated) this.pump();
       });
     }
   }
