@@ -9,6 +9,7 @@ export function apiRoot(ctx: AppContext) {
     const links: Record<string, Link> = { self: { href: '/' } };
     for (const r of ctx.resources.values()) links[r.name] = { href: `/${r.name}`, title: r.description ?? r.name };
     links.events = { href: '/events', title: 'The event log: every change, oldest first' };
+    links['webhook-endpoints'] = { href: '/webhook-endpoints', title: 'Outbound webhooks: the URLs events are sent to, and what was sent' };
     links['service-desc'] = { href: '/openapi.json', title: 'This API in OpenAPI 3.1' };
     links['service-doc'] = { href: '/docs', title: 'API documentation' };
     links['problem-types'] = { href: '/problems/{code}', templated: true, title: 'Documentation of every error type' };

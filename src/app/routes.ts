@@ -5,6 +5,7 @@ import { problemDoc } from '../http/problem-doc.js';
 import { documented, type Route } from '../http/route.js';
 import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
+import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
 import type { AppContext } from './context.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { META_OPERATIONS } from './openapi/meta-operations.js';
@@ -29,6 +30,7 @@ export function routeTable(resources: Iterable<ResourceDefinition>): Route<AppCo
     ...eventRoutes(),
     ...authRoutes(),
     ...webhookRoutes(),
+    ...webhookEndpointRoutes(),
     ...resourceRoutes(resources),
   ];
 }

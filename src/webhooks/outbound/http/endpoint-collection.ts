@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { etagOf } from '../../../core/record.js';
+import { sendRepresentation } from '../../../http/respond.js';
+import { generateEndpointSecret } from '../secrets.js';
+import { asRecord, ENDPOINTS, endpointPath, halEndpoint } from './endpoint-view.js';
+import { parseEndpointInput } from './endpoint-input.js';
+import { parseEndpointPage, sendEndpointPage } from './endpoint-page.js';
+import { inputRules } from './input-rules.js';
+import type { OutboundContext } from './outbound-context.js';
+
+/** `GET /webhook-endpoints`: every endpoint, oldest first, a keyset page at a time; never a secret. */
+export function listEndpoints(ctx: OutboundContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const page = parseEndpointPage(request.query as Record<string, unknown>);
+    const rows = await ctx.store.outbox.listEndpoints({ after: page.after, limit: page.limit });
+    return sendEndpointPage(request, reply, { path: ENDPOINTS, rel: 'webhook-endpoints', request: page, rows, embed: (ep) => halEndpoint(ep, ctx.outbound.secrets) });
+  };
+}
+
+/**
+ * `POST /webhook-endpoints`: 201 with the endpoint, its ETag and Location. The body carries the
+ * signing secret (the one given, or a new one): the only time it is ever shown, so it is never
+ * cached, and the route keeps it out of Idempotency-Key storage. It receives events committed from now on.
+ */
+export function createEndpoint(ctx: OutboundContext) {
+  const rules = inputRules(ctx);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { fields, secret: given } = parseEndpointInput(request.body, rules, 'create');
+    const secret = given ?? generateEndpointSecret();
+    const sealedSecrets = ctx.outbound.secrets.seal([{ secret, createdAt: new Date().toISOString() }]);
+    const ep = await ctx.store.outbox.createEndpoint({ ...fields, sealedSecrets }, request.subject ?? null);
+    reply.header('cache-control', 'no-store');
+    return sendRepresentation(request, reply, 201, { ...halEndpoint(ep, ctx.outbound.secrets), secret }, {
+      etag: etagOf(asRecord(ep)),
+      location: endpointPath(ep.id),
+      lastModified: ep.updatedAt,
+    });
+  };
+}

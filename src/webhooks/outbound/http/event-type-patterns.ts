@@ -1,0 +1,31 @@
+import { matchesEventType } from '../../../core/events.js';
+import type { HttpContext } from '../../../http/context.js';
+
+/** The most patterns one endpoint may list: more is a sign of a mistake, and every event is matched against them. */
+export const MAX_EVENT_TYPE_PATTERNS = 50;
+
+// `*`, or dot-separated names, the last of which may be `*` (`characters.*`, `webhook.mail.received`).
+const PATTERN = /^(\*|[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?)$/;
+
+/** Every event type this API can append to its log: `<resource>.<action>` and `webhook.<source>.received`. */
+export function knownEventTypes(ctx: Pick<HttpContext, 'resources' | 'config'>): string[] {
+  const types: string[] = [];
+  for (const name of ctx.resources.keys()) for (const action of ['created', 'updated', 'deleted']) types.push(`${name}.${action}`);
+  for (const source of Object.keys(ctx.config.webhooks?.sources ?? {})) types.push(`webhook.${source}.received`);
+  return types;
+}
+
+/**
+ * Why one event type pattern cannot be used, or undefined. A pattern that matches no event type
+ * of this API is refused: a typo would otherwise subscribe to nothing, silently.
+ */
+export function eventTypePatternError(pattern: string, known: readonly string[]): string | undefined {
+  if (pattern.length > 200 || !PATTERN.test(pattern)) {
+    return 'must be `*`, an event type such as `characters.created`, or a prefix ending in `.*` such as `characters.*`';
+  }
+  if (!known.some((type) => matchesEventType([pattern], type))) {
+    const sample = known.slice(0, 8).join(', ');
+    return `matches no event type of this API (they are ${sample}${known.length > 8 ? ', …' : ''})`;
+  }
+  return undefined;
+}

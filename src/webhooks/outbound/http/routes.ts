@@ -1,0 +1,38 @@
+import { documented, type Route } from '../../../http/route.js';
+import { DELIVERY_OPERATIONS } from './delivery-operations.js';
+import { createAttempt, listAttempts, listDeliveries, readAttempt, readDelivery } from './delivery-routes.js';
+import { createEndpoint, listEndpoints } from './endpoint-collection.js';
+import { deleteEndpoint, patchEndpoint, readEndpoint, replaceEndpoint } from './endpoint-item.js';
+import { ENDPOINT_OPERATIONS } from './endpoint-operations.js';
+import type { OutboundContext } from './outbound-context.js';
+import { createReplay } from './replays.js';
+import { rotateSecret } from './secret-rotation.js';
+
+/** Reading endpoints, deliveries and attempts; the admin scope `*` grants it too. */
+const read = ['webhooks:read'];
+/** Creating, changing, rotating, redelivering and replaying. */
+const write = ['webhooks:write'];
+
+/**
+ * The outbound-webhook rows of the route table: the endpoints subscribers are (with their secrets
+ * shown only when made), what was sent to each, and the user's levers: rotate, redeliver, replay.
+ */
+export function webhookEndpointRoutes(): Route<OutboundContext>[] {
+  const item = '/webhook-endpoints/:id';
+  const delivery = `${item}/deliveries/:did`;
+  return documented<Route<OutboundContext>>([
+    { method: 'GET', path: '/webhook-endpoints', operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints, oldest first (keyset cursor; never a secret)', handler: listEndpoints, kind: 'list', access: read },
+    { method: 'POST', path: '/webhook-endpoints', operationId: 'createWebhookEndpoint', summary: 'Subscribe a URL to events (its signing secret is in the response, once)', handler: createEndpoint, kind: 'create', access: write, secretResponse: true },
+    { method: 'GET', path: item, operationId: 'getWebhookEndpoint', summary: 'Read a webhook endpoint', handler: readEndpoint, kind: 'read', access: read },
+    { method: 'PUT', path: item, operationId: 'replaceWebhookEndpoint', summary: 'Replace a webhook endpoint\'s settings', handler: replaceEndpoint, kind: 'replace', access: write },
+    { method: 'PATCH', path: item, operationId: 'patchWebhookEndpoint', summary: 'Change part of a webhook endpoint (e.g. enable it again)', handler: patchEndpoint, kind: 'patch', access: write },
+    { method: 'DELETE', path: item, operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint and its deliveries', handler: deleteEndpoint, kind: 'delete', access: write },
+    { method: 'POST', path: `${item}/secrets`, operationId: 'rotateWebhookEndpointSecret', summary: 'Rotate the signing secret (the new one is in the response, once)', handler: rotateSecret, kind: 'create', access: write, secretResponse: true },
+    { method: 'GET', path: `${item}/deliveries`, operationId: 'listWebhookEndpointDeliveries', summary: 'The deliveries to an endpoint, oldest first (status and eventType filters, keyset cursor)', handler: listDeliveries, kind: 'log', access: read },
+    { method: 'GET', path: delivery, operationId: 'getWebhookEndpointDelivery', summary: 'One delivery: status, attempts, next attempt, last outcome', handler: readDelivery, kind: 'log', access: read },
+    { method: 'GET', path: `${delivery}/attempts`, operationId: 'listWebhookEndpointAttempts', summary: 'The attempts at a delivery', handler: listAttempts, kind: 'log', access: read },
+    { method: 'POST', path: `${delivery}/attempts`, operationId: 'createWebhookEndpointAttempt', summary: 'Redeliver now: one attempt, made and answered at once', handler: createAttempt, kind: 'action', access: write },
+    { method: 'GET', path: `${delivery}/attempts/:n`, operationId: 'getWebhookEndpointAttempt', summary: 'One attempt at a delivery', handler: readAttempt, kind: 'log', access: read },
+    { method: 'POST', path: `${item}/replays`, operationId: 'createWebhookEndpointReplay', summary: 'Send everything since a time again (or only what failed)', handler: createReplay, kind: 'action', access: write },
+  ], { ...ENDPOINT_OPERATIONS, ...DELIVERY_OPERATIONS });
+}
