@@ -119,6 +119,6 @@ export function mergePatchSchema(ctx: SchemaContext): { $ref: string } {
   return ctx.components.schema('webhook-endpoint-merge-patch', 'WebhookEndpointMergePatch', () => ({
     type: 'object',
     description: 'A JSON Merge Patch (RFC 7396): members to change; null resets one (eventTypes to every event, headers to none, rateLimit to none). The result is checked like a PUT body.',
-    properties: writable(ctx),
+    properties: { ...writable(ctx), headers: { type: ['object', 'null'], additionalProperties: { type: ['string', 'null'] }, description: 'Headers to set; a null value removes one, null removes them all' } },
   }));
 }
