@@ -25,6 +25,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Total requests to send (across all connections) instead of a duration. */
+    amount?: number;
     pipelining?: number;
     timeout?: number;
     method?: string;
@@ -46,6 +48,8 @@ declare module 'autocannon' {
   }
   export interface Instance extends PromiseLike<Result> {
     stop(): void;
+    /** Every response as it completes (autocannon resolves only at its next 1 s tick after `amount`). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
   }
   function autocannon(options: Options): Instance;
   export default autocannon;

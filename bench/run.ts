@@ -14,6 +14,7 @@ import { apiKeyRows } from './scenarios/api-key.js';
 import { ceilingRows } from './scenarios/ceiling.js';
 import { jsonServerRows } from './scenarios/json-server.js';
 import { jwtRows } from './scenarios/jwt.js';
+import { outboundRows } from './scenarios/outbound.js';
 import { postgresRows } from './scenarios/postgres.js';
 import { restwellRows } from './scenarios/restwell.js';
 import { sseFanoutRows } from './scenarios/sse-fanout.js';
@@ -42,6 +43,7 @@ const SECTIONS: Section[] = [
   { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows },
   { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows },
   { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows },
+  { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows },
 ];
 
 function command(quick: boolean): string {

@@ -67,5 +67,19 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
   const hooksTarget = 'verified Standard Webhooks ingestion >= 10k deliveries/s on SQLite';
   if (!hooksOk.ok) results.push({ target: hooksTarget, status: hooksOk.status, detail: hooksOk.why });
   else results.push({ target: hooksTarget, status: hooks!.measurement!.rps >= 10_000 ? 'met' : 'not met', detail: `${fmt(hooks!.measurement!.rps)} deliveries/s` });
+
+  // Outbound delivery: one row carries both figures (req/s = deliveries/s of a burst, p99 = idle event→delivery).
+  const outbound = find(rows, GROUPS.outbound.id, SERVERS.restwell);
+  const outboundOk = usable([outbound]);
+  const rateTarget = 'outbound webhook deliveries >= 5,000/s to a local receiver on SQLite';
+  const latencyTarget = 'outbound webhooks: p99 event→delivery < 50 ms at idle on SQLite';
+  if (!outboundOk.ok) results.push({ target: rateTarget, status: outboundOk.status, detail: outboundOk.why }, { target: latencyTarget, status: outboundOk.status, detail: outboundOk.why });
+  else {
+    const m = outbound!.measurement!;
+    results.push(
+      { target: rateTarget, status: m.rps >= 5_000 ? 'met' : 'not met', detail: `${fmt(m.rps)} deliveries/s, first write to last delivery (median of 3; the row's note has the writes/s the burst reached)` },
+      { target: latencyTarget, status: m.p99 < 50 ? 'met' : 'not met', detail: `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms` },
+    );
+  }
   return results;
 }

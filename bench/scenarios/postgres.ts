@@ -8,8 +8,8 @@ import type { Row } from '../load.js';
 import { createCharacter, getById } from '../requests.js';
 import { startRestwell } from '../servers.js';
 
-/** The database the PostgreSQL rows use; each run gets its own schema in it, dropped afterwards. */
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The database the PostgreSQL rows use (BENCH_DATABASE_URL, else the tests' TEST_DATABASE_URL); each run gets its own schema in it, dropped afterwards. */
+export const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Restwell on PostgreSQL (issue 4): GET by id and POST at 1k rows, when the engine is built. */
 export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
@@ -45,7 +45,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
 }
 
 /** Undefined when PostgreSQL answers, else why not (so the row is skipped fast instead of Restwell retrying). */
-async function reachable(): Promise<string | undefined> {
+export async function reachable(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
@@ -58,7 +58,7 @@ async function reachable(): Promise<string | undefined> {
   }
 }
 
-async function dropSchema(schema: string): Promise<void> {
+export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: BASE_URL });
   try {
     await client.connect();
