@@ -162,8 +162,9 @@ for (const engine of engines) {
       const { endpoint: e } = await endpoint('/slow', { rateLimit: { limit: 2, windowMs: 1000 } });
       for (let i = 0; i < 5; i++) await create(`Rate ${i}`);
       const got = await eventually(async () => (receiver.to('/slow').length === 5 ? receiver.to('/slow') : undefined), 'all five delivered');
-      const first = got[0]!.at;
-      assert.ok(got.filter((r) => r.at < first + 900).length <= 2, 'at most two in the first window');
+      // A lower bound only, which load cannot break: five at two a second need the third window.
+      const span = Math.max(...got.map((r) => r.at)) - Math.min(...got.map((r) => r.at));
+      assert.ok(span >= 1000, `five deliveries at two a second took ${span} ms`);
       assert.equal(new Set(got.map((r) => r.id)).size, 5);
       const ds = await deliveries(e);
       assert.ok(ds.every((d) => d.status === 'delivered' && d.attempts === 1), 'a deferral is not an attempt');
