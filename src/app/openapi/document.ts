@@ -122,6 +122,8 @@ const TAGS: Record<string, string> = {
   oauth: 'OAuth 2.0: the token, introspection and revocation endpoints, their discovery documents and the registered clients',
   'api-keys': 'API keys: bearer tokens an admin creates for scripts and services',
   webhooks: 'Inbound webhooks: the receiving endpoint of each configured source, and its inbox',
+  'webhook-endpoints':
+    'Outbound webhooks: subscribers that get every matching event of the log as a signed POST (Standard Webhooks), retried on a schedule, with a delivery log, redelivery and replay. Per-endpoint ordering is not promised: a retried event may arrive after later ones, so order by the event\'s `createdAt` or position and de-duplicate by `webhook-id`.',
 };
 
 function tagDescription(tag: string, resource?: ResourceDefinition): string {
