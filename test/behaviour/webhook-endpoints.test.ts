@@ -363,6 +363,30 @@ for (const engine of engines) {
       assert.equal((await call('POST', `${base}/msg_nothing/attempts`)).statusCode, 404);
     });
 
+    test('credential headers are sealed at rest, shown as [redacted], kept by a PUT of the GET body, and sent in clear', async () => {
+      hook.status = 200;
+      const ep = await create({ url: hook.url, eventTypes: ['characters.created'], headers: { 'X-Api-Key': 'key-in-header-123', 'x-tenant': 'blue' } });
+      assert.deepEqual(ep.headers, { 'X-Api-Key': '[redacted]', 'x-tenant': 'blue' });
+      const stored = (await server.store.outbox.getEndpoint(ep.id))!;
+      assert.ok(!JSON.stringify(stored).includes('key-in-header-123'), 'not stored in clear');
+      const read = await call('GET', `/webhook-endpoints/${ep.id}`);
+      assert.equal(read.json().headers['X-Api-Key'], '[redacted]');
+      const etag = String(read.headers.etag);
+      const same = await call('PUT', `/webhook-endpoints/${ep.id}`, { body: read.json(), headers: { 'if-match': etag } });
+      assert.equal(same.headers.etag, etag, '[redacted] keeps the stored value: no change');
+      const patched = await call('PATCH', `/webhook-endpoints/${ep.id}`, { body: { description: 'sealed' }, type: 'application/merge-patch+json' });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const before = hook.requests.length;
+      await server.app.inject({ method: 'POST', url: '/characters', headers: json, payload: { name: `Sealed ${engine.name}` } });
+      await until(() => hook.requests.length > before, 'the delivery');
+      const got = hook.requests.at(-1)!;
+      assert.equal(got.headers['x-api-key'], 'key-in-header-123', 'the receiver gets the value itself');
+      assert.equal(got.headers['x-tenant'], 'blue');
+      const bad = await call('POST', '/webhook-endpoints', { body: { url: hook.url, headers: { authorization: '[redacted]', 'x-a': 'rw-sealed:v1.abc.def' } } });
+      assert.equal(bad.statusCode, 422);
+      assert.deepEqual(errorsOf(bad), ['/headers/authorization', '/headers/x-a']);
+    });
+
     test('a redelivery while another attempt is under way is 409', async () => {
       hook.status = 200;
       const ep = await create({ url: hook.url, eventTypes: ['characters.created'] });

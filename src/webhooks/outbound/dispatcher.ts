@@ -5,6 +5,7 @@ import type { OutboundConfig } from '../../config/types.js';
 import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox } from '../../store/outbox.js';
 import { EndpointRates } from './endpoint-rate.js';
 import { automaticOutcome, manualOutcome } from './retry-policy.js';
+import { openHeaders } from './sealed-headers.js';
 import { activeSecrets } from './signing-secrets.js';
 import type { EventBody, ManualAttempts, SecretBox, Sender, SendResult } from './types.js';
 
@@ -187,12 +188,14 @@ export class Dispatcher implements ManualAttempts {
   private async deliver(claim: ClaimedDelivery, now: number): Promise<SendResult> {
     const { endpoint, event } = claim;
     let secrets: string[];
+    let headers: Record<string, string>;
     try {
       secrets = activeSecrets(this.o.secrets, endpoint.sealedSecrets, now);
+      headers = openHeaders(this.o.secrets, endpoint.headers);
     } catch {
-      return { ok: false, statusCode: null, latencyMs: 0, responseExcerpt: null, blocked: false, error: 'the endpoint\'s signing secrets cannot be opened with this server\'s secret key (webhooks.outbound.secretKey changed?); rotate the secret (POST …/secrets with a new one)' };
+      return { ok: false, statusCode: null, latencyMs: 0, responseExcerpt: null, blocked: false, error: 'the endpoint\'s sealed secrets or credential headers cannot be opened with this server\'s secret key (webhooks.outbound.secretKey changed?); rotate the secret (POST …/secrets) and set its credential headers again' };
     }
-    const result = await this.o.sender.send({ url: endpoint.url, headers: endpoint.headers, secrets, id: event.id, body: this.o.body(event) });
+    const result = await this.o.sender.send({ url: endpoint.url, headers, secrets, id: event.id, body: this.o.body(event) });
     if (result.blocked) this.o.log()?.warn({ endpoint: endpoint.id, url: endpoint.url, delivery: claim.delivery.id, reason: result.error }, 'webhook delivery refused by the SSRF guard');
     return result;
   }

@@ -27,13 +27,21 @@ export class AesSecretBox implements SecretBox {
   }
 
   seal(secrets: EndpointSecret[]): string {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    const ct = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `${VERSION}.${iv.toString('base64url')}.${ct.toString('base64url')}`;
+    return this.sealText(JSON.stringify(secrets));
   }
 
   open(sealed: string): EndpointSecret[] {
+    return JSON.parse(this.openText(sealed)) as EndpointSecret[];
+  }
+
+  sealText(text: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    const ct = Buffer.concat([cipher.update(text, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `${VERSION}.${iv.toString('base64url')}.${ct.toString('base64url')}`;
+  }
+
+  openText(sealed: string): string {
     const [version, ivText, ctText, ...rest] = sealed.split('.');
     if (version !== VERSION || !ivText || !ctText || rest.length) throw new SecretBoxError('not sealed text of a known version');
     const iv = Buffer.from(ivText, 'base64url');
@@ -48,6 +56,6 @@ export class AesSecretBox implements SecretBox {
       // GCM's tag check fails alike for a wrong key and for altered text; neither may yield secrets.
       throw new SecretBoxError('sealed secrets could not be opened: a different secret key, or altered text');
     }
-    return JSON.parse(plain) as EndpointSecret[];
+    return plain;
   }
 }

@@ -15,6 +15,10 @@ export interface SecretBox {
   seal(secrets: EndpointSecret[]): string;
   /** Throws when the sealed text was not sealed with this key or was altered. */
   open(sealed: string): EndpointSecret[];
+  /** Seals one text (a credential header's value); the result is printable ASCII. */
+  sealText(text: string): string;
+  /** Throws like `open`. */
+  openText(sealed: string): string;
 }
 
 /** What one HTTP attempt at a delivery came to. */

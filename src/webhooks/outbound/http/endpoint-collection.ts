@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from '../../../core/record.js';
 import { sendRepresentation } from '../../../http/respond.js';
+import { sealedHeaders } from './endpoint-input.js';
 import { generateEndpointSecret } from '../secrets.js';
 import { asRecord, ENDPOINTS, endpointPath, halEndpoint } from './endpoint-view.js';
 import { parseEndpointInput } from './endpoint-input.js';
@@ -28,7 +29,8 @@ export function createEndpoint(ctx: OutboundContext) {
     const { fields, secret: given } = parseEndpointInput(request.body, rules, 'create');
     const secret = given ?? generateEndpointSecret();
     const sealedSecrets = ctx.outbound.secrets.seal([{ secret, createdAt: new Date().toISOString() }]);
-    const ep = await ctx.store.outbox.createEndpoint({ ...fields, sealedSecrets }, request.subject ?? null);
+    const headers = sealedHeaders(ctx.outbound.secrets, fields.headers);
+    const ep = await ctx.store.outbox.createEndpoint({ ...fields, headers, sealedSecrets }, request.subject ?? null);
     reply.header('cache-control', 'no-store');
     return sendRepresentation(request, reply, 201, { ...halEndpoint(ep, ctx.outbound.secrets), secret }, {
       etag: etagOf(asRecord(ep)),

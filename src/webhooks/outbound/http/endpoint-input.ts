@@ -2,7 +2,9 @@ import { ValidationError, type FieldError } from '../../../core/errors.js';
 import type { EndpointInput, EndpointRateLimit } from '../../../store/outbox.js';
 import type { AddressPolicy } from '../address-policy.js';
 import { checkEndpointUrl } from '../endpoint-url.js';
+import { sealHeaders } from '../sealed-headers.js';
 import { endpointSecretError } from '../secrets.js';
+import type { SecretBox } from '../types.js';
 import { checkHeaders } from './endpoint-headers.js';
 import { eventTypePatternError, MAX_EVENT_TYPE_PATTERNS } from './event-type-patterns.js';
 import { parseWindow } from './rate-window.js';
@@ -114,4 +116,15 @@ function rateLimit(value: unknown, errors: FieldError[]): EndpointRateLimit | nu
   const windowMs = parseWindow(r.window);
   if (typeof windowMs === 'string') errors.push({ pointer: '/rateLimit/window', detail: windowMs });
   return { limit: Number(limit), windowMs: typeof windowMs === 'number' ? windowMs : 0 };
+}
+
+/**
+ * The headers to store: credential values sealed, `[redacted]` standing for the value `stored`
+ * has (see sealHeaders); a `[redacted]` with nothing stored behind it is a 422.
+ */
+export function sealedHeaders(box: SecretBox, headers: Record<string, string>, stored?: Record<string, string>): Record<string, string> {
+  const errors: FieldError[] = [];
+  const out = sealHeaders(box, headers, stored, errors);
+  if (errors.length) throw new ValidationError(errors);
+  return out;
 }

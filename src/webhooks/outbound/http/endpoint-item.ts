@@ -8,7 +8,7 @@ import { checkPreconditions, readStatus } from '../../../http/conditional.js';
 import { parseMediaType } from '../../../http/media-type.js';
 import { sendRepresentation } from '../../../http/respond.js';
 import type { WebhookEndpoint } from '../../../store/outbox.js';
-import { parseEndpointInput, type InputRules } from './endpoint-input.js';
+import { parseEndpointInput, sealedHeaders, type InputRules } from './endpoint-input.js';
 import { asRecord, endpointNotFound, endpointOf, halEndpoint } from './endpoint-view.js';
 import { inputRules } from './input-rules.js';
 import type { OutboundContext } from './outbound-context.js';
@@ -30,7 +30,8 @@ export function readEndpoint(ctx: OutboundContext) {
 /**
  * Changes an endpoint inside the store's transaction: 404 when there is none (endpoints are made
  * by POST), 412 when If-Match (or If-Unmodified-Since) does not hold, then the new fields as
- * `next` computes them from the current endpoint. The secrets are kept as they are.
+ * `next` computes them from the current endpoint. The secrets are kept as they are, and so are
+ * sealed header values sent back as `[redacted]`.
  */
 async function update(ctx: OutboundContext, rules: InputRules, request: FastifyRequest, next: (current: WebhookEndpoint) => unknown): Promise<WebhookEndpoint> {
   const id = idOf(request);
@@ -38,7 +39,7 @@ async function update(ctx: OutboundContext, rules: InputRules, request: FastifyR
     if (!current) throw endpointNotFound(id);
     checkPreconditions(request.headers, asRecord(current));
     const { fields } = parseEndpointInput(next(current), rules, 'replace', id);
-    return { put: { ...fields, sealedSecrets: current.sealedSecrets } };
+    return { put: { ...fields, headers: sealedHeaders(ctx.outbound.secrets, fields.headers, current.headers), sealedSecrets: current.sealedSecrets } };
   });
   if (!result.endpoint) throw endpointNotFound(id);
   return result.endpoint;

@@ -23,7 +23,7 @@ function writable(ctx: SchemaContext): Record<string, Json> {
       type: 'object',
       maxProperties: MAX_CUSTOM_HEADERS,
       additionalProperties: { type: 'string', maxLength: MAX_HEADER_VALUE },
-      description: 'Extra request headers sent with every delivery (e.g. `authorization`); `webhook-*`, `host`, `content-type` and other headers the sender sets are refused',
+      description: 'Extra request headers sent with every delivery (e.g. `authorization`); `webhook-*`, `host`, `content-type` and other headers the sender sets are refused. Values that carry a credential (`authorization`, `x-api-key`, `…-token`, `Bearer …`) are encrypted at rest and read back as `[redacted]`; sending `[redacted]` back keeps the stored value',
     },
     rateLimit: rateLimitSchema(ctx),
   };

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../../core/errors.js';
 import type { StoredRecord } from '../../../core/record.js';
 import type { Link } from '../../../http/hal.js';
 import type { WebhookEndpoint } from '../../../store/outbox.js';
+import { viewHeaders } from '../sealed-headers.js';
 import type { EndpointSecret, SecretBox } from '../types.js';
 import type { OutboundContext } from './outbound-context.js';
 import { windowText } from './rate-window.js';
@@ -57,7 +58,7 @@ export function halEndpoint(ep: WebhookEndpoint, box: SecretBox): Record<string,
     eventTypes: ep.eventTypes,
     enabled: ep.enabled,
     disabledReason: ep.disabledReason,
-    headers: ep.headers,
+    headers: viewHeaders(ep.headers),
     rateLimit: ep.rateLimit && { limit: ep.rateLimit.limit, window: windowText(ep.rateLimit.windowMs) },
     secrets: secretViews(box, ep.sealedSecrets),
     failingSince: ep.failingSince,
