@@ -139,3 +139,16 @@ export function pageSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: s
     },
   }));
 }
+
+/** The attempt log of a delivery (inbound or outbound): its attempts, oldest first, linked to the delivery. */
+export function attemptListSchema(ctx: SchemaContext, attempt: Json): Json {
+  return {
+    type: 'object',
+    required: ['_links', 'count', '_embedded'],
+    properties: {
+      _links: linksSchema(ctx, ['self', 'delivery'], ['self', 'delivery'], 'self and the delivery'),
+      count: { type: 'integer', minimum: 0 },
+      _embedded: { type: 'object', required: ['attempts'], properties: { attempts: { type: 'array', items: attempt } } },
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { header } from '../../../http/openapi/headers.js';
 import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
 import { representations } from '../../../http/openapi/representations.js';
-import { linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
+import { attemptListSchema, linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
 import { PROBLEMS, type ProblemCode } from '../../../http/problems.js';
 import { findProvider, type ProviderDescriptor } from '../providers/index.js';
 import { sourceSigning } from '../sources.js';
@@ -154,20 +154,7 @@ export const WEBHOOK_OPERATIONS: Record<string, (ctx: SchemaContext) => Operatio
   listWebhookAttempts: (ctx) => ({
     description: 'The attempts at running the delivery\'s actions (the first and the latest ones).',
     pathParameters: { ...sourceParameter(ctx), ...deliveryId },
-    responses: {
-      '200': {
-        description: 'The attempts',
-        content: representations({
-          type: 'object',
-          required: ['_links', 'count', '_embedded'],
-          properties: {
-            _links: linksSchema(ctx, ['self', 'delivery'], ['self', 'delivery'], 'self and the delivery'),
-            count: { type: 'integer', minimum: 0 },
-            _embedded: { type: 'object', required: ['attempts'], properties: { attempts: { type: 'array', items: attemptSchema(ctx) } } },
-          },
-        }),
-      },
-    },
+    responses: { '200': { description: 'The attempts', content: representations(attemptListSchema(ctx, attemptSchema(ctx))) } },
     problems: ['not-found', 'unavailable'],
     tag: 'webhooks',
   }),

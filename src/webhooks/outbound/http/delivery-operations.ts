@@ -3,7 +3,7 @@ import { header, headerParameter } from '../../../http/openapi/headers.js';
 import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
 import { representations } from '../../../http/openapi/representations.js';
-import { linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
+import { attemptListSchema, linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
 import { attemptSchema, deliverySchema } from './delivery-schemas.js';
 import { endpointId, jsonBody, TAG, withSecretResponse } from './endpoint-operations.js';
 
@@ -65,20 +65,7 @@ export const DELIVERY_OPERATIONS: Record<string, (ctx: SchemaContext) => Operati
   listWebhookEndpointAttempts: (ctx) => ({
     description: 'Every attempt at the delivery, oldest first: status code, latency, the start of the response, the error, and which node made it.',
     pathParameters: deliveryId,
-    responses: {
-      '200': {
-        description: 'The attempts',
-        content: representations({
-          type: 'object',
-          required: ['_links', 'count', '_embedded'],
-          properties: {
-            _links: linksSchema(ctx, ['self', 'delivery'], ['self', 'delivery'], 'self and the delivery'),
-            count: { type: 'integer', minimum: 0 },
-            _embedded: { type: 'object', required: ['attempts'], properties: { attempts: { type: 'array', items: attemptSchema(ctx) } } },
-          },
-        }),
-      },
-    },
+    responses: { '200': { description: 'The attempts', content: representations(attemptListSchema(ctx, attemptSchema(ctx))) } },
     problems: ['not-found', 'unavailable'],
     tag: TAG,
   }),
