@@ -145,7 +145,7 @@ async function measureOutbound(ctx: BenchContext, url: string, key: string, even
   const replay = burst.replay ? `replayed backlog of ${f(burst.replay.queued)}: ${f(burst.replay.rate)} deliveries/s (median of ${burst.replay.rounds})` : `replay: ${burst.replayNote}`;
   const note = [
     `req/s = deliveries/s: ${f(events)} writes at ${ctx.settings.connections} connections, first write → ${f(events)}-th delivery, median of ${burst.rounds.length} (${rates.map(f).join(' / ')})`,
-    `writes reached ${f(med(burst.rounds.map((r) => r.writeRate)))}/s`,
+    `writes reached ${f(med(burst.rounds.map((r) => r.writeRate)))}/s (${f(burst.writesAlone)}/s in the same burst with no endpoint)`,
     `deliveries alone (first → last arrival) ${f(med(burst.rounds.map((r) => r.spanRate)))}/s`,
     `last delivery ${f(med(burst.rounds.map((r) => r.tailMs)))} ms after the last write`,
     replay,
@@ -318,7 +318,8 @@ interface Round {
 }
 
 /**
- * Throughput: the receiver child, one endpoint, a warm-up burst, then `ROUNDS` bursts of `events`
+ * Throughput: first one burst of `events` writes with no endpoint (the writes' own pace), then the
+ * receiver child, one endpoint, a warm-up burst, then `ROUNDS` bursts of `events`
  * writes; each round from just before the first write until the receiver has every event. Then, when
  * the route exists, the last round's events are replayed (`POST …/replays`): the dispatcher working
  * off a backlog with no writes competing for the CPU.
@@ -334,7 +335,14 @@ async function bursts(ctx: BenchContext, url: string, key: string, events: numbe
   let warning: string | undefined;
   let replay: { queued: number; rate: number; rounds: number } | undefined;
   let replayNote = 'not run';
+  let writesAlone = 0;
   try {
+    // The same burst with no endpoint at all: what the writes reach when nothing is delivered.
+    const t0 = clock();
+    const alone = await writeBurst(url, events, connections);
+    writesAlone = alone.created / ((alone.lastAnswer - t0) / 1000);
+    failedWrites += alone.failed;
+
     const endpoint = await createEndpoint(url, key, `${receiver.url}/hooks/bench`);
     const warm = await writeBurst(url, warmupEvents(events), connections);
     await receiverWait(receiver, warm.created, waitMs);
@@ -393,7 +401,7 @@ async function bursts(ctx: BenchContext, url: string, key: string, events: numbe
   } finally {
     await receiver.stop();
   }
-  return { rounds, lost, failedWrites, extra, warning, replay, replayNote };
+  return { rounds, lost, failedWrites, extra, warning, replay, replayNote, writesAlone };
 }
 
 /** Queues every event committed since `since` again; the number queued, or why not. */
