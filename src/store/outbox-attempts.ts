@@ -15,14 +15,6 @@ const NO_LEASE = { lease_until: null, leased_by: null, lease_token: null };
  */
 export function* recordAttempt(tx: WriteTransaction, deliveryId: string, token: string, record: AttemptRecord): Flow<boolean> {
   if (!tx.storable(deliveryId)) return false;
-  const [owner] = yield* step(tx.rows(tx.sql.selectFrom('_rw_hook_deliveries').select('endpoint_id').where('id', '=', deliveryId).compile()));
-  if (!owner) return false;
-  yield* step(tx.rows(tx.forKeyShare(tx.sql.selectFrom('_rw_hook_endpoints').select('id').where('id', '=', owner.endpoint_id)).compile()));
-  const [row] = yield* step(tx.rows(tx.forUpdate(tx.sql.selectFrom('_rw_hook_deliveries').select(['endpoint_id', 'lease_token']).where('id', '=', deliveryId)).compile()));
-  if (!row) return false;
-  yield* insertAttempt(tx, deliveryId, record.attempt);
-  if (row.lease_token !== token) return false;
-
   const now = new Date().toISOString();
   const changes = {
     status: record.status,
@@ -32,6 +24,22 @@ export function* recordAttempt(tx: WriteTransaction, deliveryId: string, token: 
     ...(record.status === 'delivered' ? { delivered_at: now } : {}),
     ...NO_LEASE,
   };
+  // The common case, an outcome that leaves the endpoint alone: the lease check is the update's own
+  // condition, and the endpoint is never locked, so nothing can wait in a circle with a deletion.
+  if (!record.endpoint && tx.storable(token)) {
+    const leased = tx.sql.updateTable('_rw_hook_deliveries').set(changes).where('id', '=', deliveryId).where('lease_token', '=', token);
+    if ((yield* step(tx.run(leased.compile()))) > 0) {
+      yield* insertAttempt(tx, deliveryId, record.attempt);
+      return true;
+    }
+  }
+  const [owner] = yield* step(tx.rows(tx.sql.selectFrom('_rw_hook_deliveries').select('endpoint_id').where('id', '=', deliveryId).compile()));
+  if (!owner) return false;
+  yield* step(tx.rows(tx.forKeyShare(tx.sql.selectFrom('_rw_hook_endpoints').select('id').where('id', '=', owner.endpoint_id)).compile()));
+  const [row] = yield* step(tx.rows(tx.forUpdate(tx.sql.selectFrom('_rw_hook_deliveries').select(['endpoint_id', 'lease_token']).where('id', '=', deliveryId)).compile()));
+  if (!row) return false;
+  yield* insertAttempt(tx, deliveryId, record.attempt);
+  if (row.lease_token !== token) return false;
   yield* step(tx.run(tx.sql.updateTable('_rw_hook_deliveries').set(changes).where('id', '=', deliveryId).compile()));
   yield* endpointHealth(tx, row.endpoint_id, record.endpoint);
   return true;

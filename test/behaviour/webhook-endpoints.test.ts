@@ -376,10 +376,11 @@ for (const engine of engines) {
       assert.equal(same.headers.etag, etag, '[redacted] keeps the stored value: no change');
       const patched = await call('PATCH', `/webhook-endpoints/${ep.id}`, { body: { description: 'sealed' }, type: 'application/merge-patch+json' });
       assert.equal(patched.statusCode, 200, patched.body);
-      const before = hook.requests.length;
       await server.app.inject({ method: 'POST', url: '/characters', headers: json, payload: { name: `Sealed ${engine.name}` } });
-      await until(() => hook.requests.length > before, 'the delivery');
-      const got = hook.requests.at(-1)!;
+      // Other tests' endpoints deliver to the same receiver: this one's requests carry its x-tenant.
+      const mine = () => hook.requests.find((r) => r.headers['x-tenant'] === 'blue' && JSON.parse(r.body).data?.name === `Sealed ${engine.name}`);
+      await until(() => mine() !== undefined, 'the delivery');
+      const got = mine()!;
       assert.equal(got.headers['x-api-key'], 'key-in-header-123', 'the receiver gets the value itself');
       assert.equal(got.headers['x-tenant'], 'blue');
       const bad = await call('POST', '/webhook-endpoints', { body: { url: hook.url, headers: { authorization: '[redacted]', 'x-a': 'rw-sealed:v1.abc.def' } } });

@@ -25,6 +25,8 @@ export interface DispatcherOptions {
 const LEASE_MARGIN_MS = 10_000;
 // Events read per derive pass at most, however many slots are free.
 const DERIVE_BATCH = 500;
+// Outcomes waiting to be written, per slot, before claiming stops: bounds memory when the database is slower than the receivers.
+const RECORDING_FACTOR = 4;
 
 /**
  * The outbox worker of one node. It derives deliveries from the event log as soon as a commit
@@ -39,7 +41,10 @@ export class Dispatcher implements ManualAttempts {
   readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   private readonly rates = new EndpointRates();
   private readonly queue: ClaimedDelivery[] = [];
+  /** Sends under way: each holds one of `concurrency` slots until its response (or failure) is in. */
   private readonly inflight = new Set<Promise<unknown>>();
+  /** Outcomes being written: a send's slot frees as soon as it is answered, so waiting for a commit never idles the network. */
+  private readonly recording = new Set<Promise<unknown>>();
   private readonly leaseMs: number;
   private pumping = false;
   private again = false;
@@ -75,18 +80,23 @@ export class Dispatcher implements ManualAttempts {
     const unsent = this.queue.splice(0);
     const now = new Date().toISOString();
     await Promise.allSettled([...this.inflight, ...unsent.map((c) => this.o.outbox.release(c.delivery.id, c.leaseToken, now))]);
+    await Promise.allSettled([...this.recording]);
   }
 
   /** Makes one attempt at a delivery now, for a user (`POST …/attempts`), whatever its status. */
   async attemptNow(endpointId: string, deliveryId: string): Promise<OutboundAttempt | 'busy' | undefined> {
     const claim = await this.o.outbox.claimDelivery(endpointId, deliveryId, this.lease());
     if (!claim) return (await this.o.outbox.getDelivery(endpointId, deliveryId)) ? 'busy' : undefined;
-    return this.attempt(claim, 'manual');
+    const { attempt, recorded } = await this.attempt(claim, 'manual');
+    await recorded;
+    return attempt;
   }
 
-  /** Slots left for claims: concurrency less what is being sent or waits to be. */
+  /** Slots left for claims: concurrency less what is being sent or waits to be; none while too many outcomes wait to be written. */
   private free(): number {
-    return this.o.settings.concurrency - this.inflight.size - this.queue.length;
+    const { concurrency } = this.o.settings;
+    if (this.recording.size >= concurrency * RECORDING_FACTOR) return 0;
+    return concurrency - this.inflight.size - this.queue.length;
   }
 
   private lease(): Lease {
@@ -134,7 +144,7 @@ export class Dispatcher implements ManualAttempts {
     this.queue.push(...claims);
     while (this.queue.length && this.inflight.size < this.o.settings.concurrency) {
       const claim = this.queue.shift()!;
-      const run = this.send(claim).catch((err) => this.o.log()?.error({ err: (err as Error).message, delivery: claim.delivery.id }, 'webhook delivery attempt could not be recorded; it is retried when its lease runs out'));
+      const run = this.send(claim).catch((err) => this.o.log()?.error({ err: (err as Error).message, delivery: claim.delivery.id }, 'webhook delivery could not be released; it is retried when its lease runs out'));
       this.inflight.add(run);
       void run.finally(() => {
         this.inflight.delete(run);
@@ -160,11 +170,19 @@ export class Dispatcher implements ManualAttempts {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(later).toISOString());
       return;
     }
-    await this.attempt(claim, 'automatic');
+    const { recorded } = await this.attempt(claim, 'automatic');
+    this.recording.add(recorded);
+    void recorded.finally(() => {
+      this.recording.delete(recorded);
+      if (this.saturated && !this.queue.length) this.pump();
+    });
   }
 
-  /** Makes the attempt and records it with its outcome; resolves the attempt as logged. */
-  private async attempt(claim: ClaimedDelivery, trigger: AttemptTrigger): Promise<OutboundAttempt> {
+  /**
+   * Makes the attempt; resolves once the receiver answered, with the attempt as logged and the
+   * promise of its outcome being written (the delivery stays leased until then).
+   */
+  private async attempt(claim: ClaimedDelivery, trigger: AttemptTrigger): Promise<{ attempt: OutboundAttempt; recorded: Promise<void> }> {
     const startedAt = new Date();
     const result = await this.deliver(claim, startedAt.getTime());
     const attempt: OutboundAttempt = {
@@ -180,9 +198,16 @@ export class Dispatcher implements ManualAttempts {
     };
     const outcome = trigger === 'manual' ? manualOutcome(claim, result) : automaticOutcome(claim, result, this.o.settings, new Date());
     const { deliveryId: _, ...logged } = attempt;
-    await this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, { attempt: logged, ...outcome });
-    if (outcome.endpoint?.disable) this.o.log()?.warn({ endpoint: claim.endpoint.id, url: claim.endpoint.url }, `webhook endpoint disabled: ${outcome.endpoint.disable}`);
-    return attempt;
+    const recorded = this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, { attempt: logged, ...outcome }).then(
+      () => {
+        if (outcome.endpoint?.disable) this.o.log()?.warn({ endpoint: claim.endpoint.id, url: claim.endpoint.url }, `webhook endpoint disabled: ${outcome.endpoint.disable}`);
+      },
+      (err: unknown) => {
+        this.o.log()?.error({ err: (err as Error).message, delivery: claim.delivery.id }, 'webhook delivery attempt could not be recorded; it is retried when its lease runs out');
+        if (trigger === 'manual') throw err;
+      },
+    );
+    return { attempt, recorded };
   }
 
   private async deliver(claim: ClaimedDelivery, now: number): Promise<SendResult> {
