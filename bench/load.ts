@@ -38,6 +38,8 @@ export interface Row {
   note?: string;
   /** Something wrong with the row's figures (e.g. the first response was not what was asked for): flagged. */
   warning?: string;
+  /** Figures beyond req/s and latency that a target judges (named in the row's note too). */
+  figures?: Record<string, number>;
 }
 
 /** True when a row's figures include failed requests, which must be flagged, never averaged in silently. */

@@ -76,8 +76,14 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
   if (!outboundOk.ok) results.push({ target: rateTarget, status: outboundOk.status, detail: outboundOk.why }, { target: latencyTarget, status: outboundOk.status, detail: outboundOk.why });
   else {
     const m = outbound!.measurement!;
+    // What the dispatcher can send is measured on a backlog: in a burst, deliveries keep pace with
+    // the writes, and on 2 cores the writes themselves (sharing the CPU) stay under 5,000/s.
+    const backlog = outbound!.figures?.backlogDeliveriesPerSecond;
+    const burst = `in a write burst deliveries kept pace with the writes: ${fmt(m.rps)}/s, first write to last delivery (the row's note has the writes/s)`;
     results.push(
-      { target: rateTarget, status: m.rps >= 5_000 ? 'met' : 'not met', detail: `${fmt(m.rps)} deliveries/s, first write to last delivery (median of 3; the row's note has the writes/s the burst reached)` },
+      backlog === undefined
+        ? { target: rateTarget, status: 'n/a', detail: `no backlog figure (the replay did not run); ${burst}` }
+        : { target: rateTarget, status: backlog >= 5_000 ? 'met' : 'not met', detail: `${fmt(backlog)} deliveries/s working off a backlog (median of 3); ${burst}` },
       { target: latencyTarget, status: m.p99 < 50 ? 'met' : 'not met', detail: `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms` },
     );
   }

@@ -154,7 +154,8 @@ async function measureOutbound(ctx: BenchContext, url: string, key: string, even
   ]
     .filter(Boolean)
     .join('; ');
-  return { group: GROUPS.outbound.id, scenario: GROUPS.outbound.label, server, measurement, note, warning: burst.warning };
+  const figures = burst.replay ? { backlogDeliveriesPerSecond: burst.replay.rate } : undefined;
+  return { group: GROUPS.outbound.id, scenario: GROUPS.outbound.label, server, measurement, note, warning: burst.warning, figures };
 }
 
 /**
