@@ -25,6 +25,8 @@ export interface RowSpec {
   check?: (body: string) => string | undefined;
   /** Optional rows: a failing first request means the feature is not usable yet; report, don't measure. */
   skipIfPreflightFails?: boolean;
+  /** The server's process id: its CPU use over the measured window goes into the row's note. */
+  pid?: number;
 }
 
 /** Measures one row; a first request that fails is named in the row's note (and flags the row). */
@@ -36,8 +38,9 @@ export async function runRow(ctx: BenchContext, spec: RowSpec): Promise<Row> {
     : `first request got ${first.status || 'no answer'}: ${first.body.replace(/\s+/g, ' ').slice(0, 160)}`;
   if (failure && spec.skipIfPreflightFails) return { ...base, note: `n/a (${failure})` };
   ctx.progress(`${spec.server.padEnd(26)} ${spec.scenario}`);
-  const measurement = await measure(spec.url, spec.plan, ctx.settings, spec.timing);
-  return { ...base, measurement, warning: failure };
+  const measurement = await measure(spec.url, spec.plan, ctx.settings, spec.timing, spec.pid);
+  const ranOut = measurement.exhausted ? 'wrk ran out of prepared requests before the window ended: req/s is too low, rerun' : undefined;
+  return { ...base, measurement, warning: [failure, ranOut].filter(Boolean).join('; ') || undefined };
 }
 
 /** A row that did not run, with the reason shown in the table instead of figures. */

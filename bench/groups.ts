@@ -8,6 +8,7 @@ export const GROUPS = {
   filtered1m: { id: 'filtered-1m', label: 'GET /characters?limit=20&sort=name&name[startsWith]=C (1M rows)' },
   webhooks: { id: 'webhooks', label: 'POST /webhooks/{source} (Standard Webhooks, verified)' },
   sseFanout: { id: 'sse-fanout', label: 'GET /events/stream: 1 write to 1,000 SSE clients' },
+  memory: { id: 'memory', label: 'Memory: RSS after 10k, then after 1M GET /characters/{id}' },
   outbound: { id: 'outbound', label: 'Outbound webhooks: POST /characters → signed delivery to a local receiver' },
 } as const;
 

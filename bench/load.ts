@@ -1,7 +1,21 @@
-import autocannon, { type RawRequest } from 'autocannon';
 import type { BenchSettings } from './settings.js';
+import { runWrk, runTag, type WrkResult, type WrkScript } from './wrk.js';
 
-/** What one request of a row looks like; `next` is called per request (unique bodies, rotating ids). */
+/** What one wrk run of a plan is told, so unique names and webhook ids never repeat across runs. */
+export interface WrkRun {
+  /** Unique per wrk run of this bench process (warm-up and measured windows get different tags). */
+  tag: string;
+  seconds: number;
+  threads: number;
+  /** The warm-up run's result, when this is the measured run after one (e.g. to size prepared requests). */
+  warmup?: WrkResult;
+}
+
+/**
+ * What one request of a row looks like. `method`/`path`/`body`/`headers` describe a single request
+ * (the preflight sends one through fetch before the row is measured); `wrk` says how wrk sends the
+ * load: a Lua script of bench/wrk/ and its arguments, per wrk run.
+ */
 export interface RequestPlan {
   method: 'GET' | 'POST';
   /** A fixed path, or a function giving the path of each request. */
@@ -9,6 +23,7 @@ export interface RequestPlan {
   body?: () => string;
   /** Fixed headers, or a function called once per request, always before `body`. */
   headers?: Record<string, string> | (() => Record<string, string>);
+  wrk: (run: WrkRun) => WrkScript | Promise<WrkScript>;
 }
 
 /** The measured figures of one row. */
@@ -23,6 +38,12 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   seconds: number;
   connections: number;
+  /** wrk threads (`-t`) of the run. */
+  threads?: number;
+  /** Cores busy over the measured window: wrk's, and the server's (its main process) when known. */
+  cpu?: { generator: number; server?: number };
+  /** The script ran out of prepared requests before the window ended (the figures are then too low). */
+  exhausted?: boolean;
 }
 
 /** One line of the results table. `measurement` is absent for a row that could not run. */
@@ -52,31 +73,16 @@ export function isFlagged(row: Row): boolean {
   return !!row.measurement && (hasFailures(row.measurement) || !!row.warning);
 }
 
-function toRaw(plan: RequestPlan): RawRequest {
-  const headers = typeof plan.headers === 'function' ? plan.headers() : { ...plan.headers };
-  if (plan.body) headers['content-type'] = 'application/json';
-  return {
-    method: plan.method,
-    path: typeof plan.path === 'function' ? plan.path() : plan.path,
-    headers,
-    ...(plan.body ? { body: plan.body() } : {}),
-  };
-}
-
-async function fire(url: string, plan: RequestPlan, connections: number, seconds: number) {
-  return autocannon({
-    url,
-    connections,
-    duration: seconds,
-    // json-server at 100k rows queues 32 writes of ~10 MB each: seconds of honest latency, not a timeout.
-    timeout: 30,
-    requests: [{ setupRequest: (request) => ({ ...request, ...toRaw(plan) }) }],
-  });
+async function fire(url: string, plan: RequestPlan, settings: BenchSettings, seconds: number, serverPid?: number, warmup?: WrkResult): Promise<WrkResult> {
+  const threads = settings.wrkThreads;
+  const script = await plan.wrk({ tag: runTag(), seconds, threads, warmup });
+  // json-server at 100k rows queues 32 writes of ~10 MB each: seconds of honest latency, not a timeout.
+  return runWrk({ ...script, url, connections: settings.connections, seconds, threads, timeoutSeconds: 30, serverPid });
 }
 
 /**
  * Waits until the server answers a cheap request: a slow server (json-server at 100k rows) is still
- * working through the warm-up's last requests when autocannon stops, and that backlog must not be
+ * working through the warm-up's last requests when wrk stops, and that backlog must not be
  * charged to the measured window.
  */
 async function drain(url: string): Promise<void> {
@@ -88,28 +94,36 @@ async function drain(url: string): Promise<void> {
   }
 }
 
+/** A wrk result as the report's Measurement. */
+export function toMeasurement(r: WrkResult, settings: BenchSettings): Measurement {
+  return {
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    requests: r.requests,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    statusCodes: r.statusCodes,
+    seconds: r.seconds,
+    connections: settings.connections,
+    threads: settings.wrkThreads,
+    cpu: r.cpu,
+    exhausted: r.exhausted,
+  };
+}
+
 /**
- * Runs the warm-up (results thrown away), then the measured window, against `url` with the same
- * load generator settings as every other row. `warmup`/`duration` override the settings' values.
+ * Runs the warm-up (a wrk run whose results are thrown away), then the measured window, against `url`
+ * with the same wrk settings as every other row. `warmup`/`duration` override the settings' values;
+ * `serverPid` adds the server's CPU use to the figures.
  */
-export async function measure(url: string, plan: RequestPlan, settings: BenchSettings, timing: { warmup?: number; duration?: number } = {}): Promise<Measurement> {
+export async function measure(url: string, plan: RequestPlan, settings: BenchSettings, timing: { warmup?: number; duration?: number } = {}, serverPid?: number): Promise<Measurement> {
   const warmup = timing.warmup ?? (plan.method === 'GET' ? settings.warmup : settings.writeWarmup);
+  let warm: WrkResult | undefined;
   if (warmup > 0) {
-    await fire(url, plan, settings.connections, warmup);
+    warm = await fire(url, plan, settings, warmup, undefined);
     await drain(url);
   }
   const duration = timing.duration ?? settings.duration;
-  const r = await fire(url, plan, settings.connections, duration);
-  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, Number(s.count)]));
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    statusCodes,
-    seconds: duration,
-    connections: settings.connections,
-  };
+  return toMeasurement(await fire(url, plan, settings, duration, serverPid, warm), settings);
 }

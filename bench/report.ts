@@ -27,13 +27,21 @@ function failures(row: Row): string {
   return parts.length ? `FLAGGED: ${parts.join(', ')}` : hasFailures(m) ? 'FLAGGED: failed requests' : '';
 }
 
+/** How busy wrk and the server were over the measured window (cores: 1.00 = one core all the time). */
+function cpuNote(row: Row): string {
+  const cpu = row.measurement?.cpu;
+  if (!cpu || !Number.isFinite(cpu.generator)) return '';
+  const server = cpu.server === undefined ? '' : `, server ${cpu.server.toFixed(2)}`;
+  return `CPU cores: wrk ${cpu.generator.toFixed(2)}${server}`;
+}
+
 /** The table's cells, one array per row (figures as text). */
 export function tableCells(rows: Row[]): string[][] {
   const ceilings = new Map(rows.filter((r) => r.server === SERVERS.raw && r.ceiling).map((r) => [r.ceiling, r]));
   return ordered(rows).map((row) => {
     const m = row.measurement;
     const js = rows.find((r) => r.group === row.group && r.server === SERVERS.jsonServer);
-    const notes = [isFlagged(row) ? failures(row) || 'FLAGGED' : '', row.warning ?? '', row.note ?? ''].filter(Boolean).join('; ');
+    const notes = [isFlagged(row) ? failures(row) || 'FLAGGED' : '', row.warning ?? '', row.note ?? '', cpuNote(row)].filter(Boolean).join('; ');
     return [
       row.scenario,
       (isFlagged(row) ? '⚠ ' : '') + row.server,

@@ -1,23 +1,48 @@
 import { uniqueCharacterBody } from './data.js';
 import type { RequestPlan } from './load.js';
+import { headerArgs } from './wrk.js';
 
-/** `GET /characters/{id}` over ids 1..count in turn, so every request reads a different record. */
-export function getById(count: number, headers?: RequestPlan['headers']): RequestPlan {
+/**
+ * `GET /characters/{id}` over ids 1..count in turn, so every request reads a different record
+ * (bench/wrk/get.lua formats the `count` requests once and cycles through them). `limit` > 0 makes
+ * each wrk thread stop after that many requests (the memory row).
+ */
+export function getById(count: number, headers?: Record<string, string>, limit = 0): RequestPlan {
   let n = 0;
-  return { method: 'GET', path: () => `/characters/${(n++ % count) + 1}`, headers };
+  return {
+    method: 'GET',
+    path: () => `/characters/${(n++ % count) + 1}`,
+    headers,
+    wrk: () => ({ script: 'get.lua', args: ['/characters/{n}', String(count), String(limit), ...headerArgs(headers)] }),
+  };
+}
+
+/** GET of one fixed path (bench/wrk/get.lua with a count of 1). */
+export function getPath(path: string, headers?: Record<string, string>): RequestPlan {
+  return { method: 'GET', path, headers, wrk: () => ({ script: 'get.lua', args: [path, '1', '0', ...headerArgs(headers)] }) };
 }
 
 /** A page of 20 sorted by name. json-server spells the same request with `_limit` and `_sort`. */
 export function sortedPage(dialect: 'restwell' | 'json-server'): RequestPlan {
-  return { method: 'GET', path: dialect === 'restwell' ? '/characters?limit=20&sort=name' : '/characters?_limit=20&_sort=name' };
+  return getPath(dialect === 'restwell' ? '/characters?limit=20&sort=name' : '/characters?_limit=20&_sort=name');
 }
 
 /** The filtered, sorted page of the 1M-row target (brackets percent-encoded, as a client sends them). */
 export const FILTERED_PAGE_PATH = '/characters?limit=20&sort=name&name%5BstartsWith%5D=C';
 
-/** `POST /characters` with a name that never repeats (a repeat would be a 409 on Restwell). */
-export function createCharacter(headers?: RequestPlan['headers']): RequestPlan {
-  return { method: 'POST', path: '/characters', body: uniqueCharacterBody, headers };
+/**
+ * `POST /characters` with a name that never repeats (a repeat would be a 409 on Restwell): the preflight's
+ * from `uniqueCharacterBody` ("bench <pid> <n>"), wrk's from bench/wrk/post.lua ("bench <run tag>-<thread>-<n>",
+ * the tag new for every wrk run), so the two never meet either.
+ */
+export function createCharacter(headers?: Record<string, string>): RequestPlan {
+  return {
+    method: 'POST',
+    path: '/characters',
+    body: uniqueCharacterBody,
+    headers,
+    wrk: (run) => ({ script: 'post.lua', args: ['/characters', run.tag, ...headerArgs(headers)] }),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // `npm run bench`: raw node:http (the ceiling), json-server 0.17.4 and Restwell, each in its own child
-// process, under one autocannon load generator in this process. Writes bench/results.md and results.svg.
+// process, under load from wrk (a child process per run, Lua scripts in bench/wrk/; installed with
+// apt-get when missing). Writes bench/results.md and results.svg.
 // See bench/README.md for what each row measures and how long it takes.
 import { execSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,11 +10,13 @@ import { chartSvg } from './chart.js';
 import { notRun, reason, type BenchContext } from './context.js';
 import type { Row } from './load.js';
 import { installCleanup, killAll } from './processes.js';
+import { GROUPS, SERVERS } from './groups.js';
 import { markdownTable, targetLines, textTable } from './report.js';
 import { apiKeyRows } from './scenarios/api-key.js';
 import { ceilingRows } from './scenarios/ceiling.js';
 import { jsonServerRows } from './scenarios/json-server.js';
 import { jwtRows } from './scenarios/jwt.js';
+import { memoryRows } from './scenarios/memory.js';
 import { outboundRows } from './scenarios/outbound.js';
 import { postgresRows } from './scenarios/postgres.js';
 import { restwellRows } from './scenarios/restwell.js';
@@ -23,6 +26,7 @@ import { workersRows } from './scenarios/workers.js';
 import { buildRestwell, ROOT } from './servers.js';
 import { benchSettings } from './settings.js';
 import { judgeTargets } from './targets.js';
+import { ensureWrk } from './wrk.js';
 
 /** A part of the run; a failing section becomes a flagged line in the table instead of ending the run. */
 interface Section {
@@ -31,23 +35,26 @@ interface Section {
   name: string;
   optional: boolean;
   run: (ctx: BenchContext) => Promise<Row[]>;
+  /** Whether its load comes from wrk (sse and outbound drive fixed-count bursts of their own). */
+  wrk: boolean;
 }
 
 const SECTIONS: Section[] = [
-  { key: 'ceiling', name: 'raw node:http', optional: false, run: ceilingRows },
-  { key: 'json-server', name: 'json-server', optional: false, run: jsonServerRows },
-  { key: 'restwell', name: 'Restwell on SQLite', optional: false, run: restwellRows },
-  { key: 'workers', name: 'Restwell --workers 2', optional: true, run: workersRows },
-  { key: 'api-key', name: 'Restwell with an API key', optional: true, run: apiKeyRows },
-  { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows },
-  { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows },
-  { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows },
-  { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows },
-  { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows },
+  { key: 'ceiling', name: 'raw node:http', optional: false, run: ceilingRows, wrk: true },
+  { key: 'json-server', name: 'json-server', optional: false, run: jsonServerRows, wrk: true },
+  { key: 'restwell', name: 'Restwell on SQLite', optional: false, run: restwellRows, wrk: true },
+  { key: 'workers', name: 'Restwell --workers 2', optional: true, run: workersRows, wrk: true },
+  { key: 'api-key', name: 'Restwell with an API key', optional: true, run: apiKeyRows, wrk: true },
+  { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows, wrk: true },
+  { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows, wrk: true },
+  { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows, wrk: true },
+  { key: 'memory', name: 'Memory after 10k / 1M requests', optional: false, run: memoryRows, wrk: true },
+  { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows, wrk: false },
+  { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows, wrk: false },
 ];
 
 function command(quick: boolean): string {
-  const env = [quick ? 'BENCH_QUICK=1' : '', ...['BENCH_CONNECTIONS', 'BENCH_ONLY', 'BENCH_SKIP_BUILD'].map((k) => (process.env[k] ? `${k}=${process.env[k]}` : ''))]
+  const env = [quick ? 'BENCH_QUICK=1' : '', ...['BENCH_CONNECTIONS', 'BENCH_ONLY', 'BENCH_SKIP_BUILD', 'BENCH_WRK_THREADS'].map((k) => (process.env[k] ? `${k}=${process.env[k]}` : ''))]
     .filter(Boolean)
     .join(' ');
   const cmd = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : `node --import tsx bench/run.ts`;
@@ -80,9 +87,19 @@ async function main(): Promise<number> {
   const ctx: BenchContext = { settings, work, progress };
   const rows: Row[] = [];
   let failed = false;
+  const only = process.env.BENCH_ONLY?.split(',').map((k) => k.trim());
+  const sections = SECTIONS.filter((s) => !only || only.includes(s.key));
+  let wrkVersion = 'not available';
+  if (sections.some((s) => s.wrk)) {
+    try {
+      wrkVersion = ensureWrk(progress);
+      progress(`load generator: wrk ${wrkVersion}, one child process per run, ${settings.connections} connections`);
+    } catch {
+      // ensureWrk printed why; every wrk row fails with that message and the run goes on with the others.
+    }
+  }
   try {
-    const only = process.env.BENCH_ONLY?.split(',').map((k) => k.trim());
-    for (const section of SECTIONS.filter((s) => !only || only.includes(s.key))) {
+    for (const section of sections) {
       // Flush what the previous section wrote (json-server rewrites a 10 MB file per write), so its
       // dirty pages do not slow this section's fsyncs.
       spawnSync('sync');
@@ -108,11 +125,17 @@ async function main(): Promise<number> {
     loadBefore > cores * 0.5
       ? `The machine was busy before the run started (load average ${loadBefore.toFixed(1)} on ${cores} cores): other work shared the CPU with the servers and the load generator, so these figures are not trustworthy; rerun on an idle machine.`
       : '',
-    elapsed > 600 ? `The run took ${elapsed.toFixed(0)} s, over the 10-minute budget.` : '',
+    elapsed > 720 ? `The run took ${elapsed.toFixed(0)} s, over the 12-minute budget.` : '',
   ].filter(Boolean);
   const targets = judgeTargets(rows, settings.connections);
   const label = settings.quick ? 'QUICK SMOKE RUN (BENCH_QUICK=1: 1 s warm-up + 2 s per row) — not representative figures' : 'Full run';
   const machine = `nproc ${nproc()} (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`;
+  const rawGet = rows.find((r) => r.group === GROUPS.getById.id && r.server === SERVERS.raw)?.measurement;
+  const rawPost = rows.find((r) => r.group === GROUPS.post1k.id && r.server === SERVERS.raw)?.measurement;
+  const fmt = (n: number | undefined) => (n === undefined ? 'not measured' : `${Math.round(n).toLocaleString('en')} req/s`);
+  const generator =
+    `wrk ${wrkVersion} (\`wrk -t${settings.wrkThreads} -c${settings.connections} --latency\`, a child process per warm-up and window, Lua scripts in bench/wrk/); ` +
+    `its ceiling — raw node:http under it — this run: GET ${fmt(rawGet?.rps)}, POST ${fmt(rawPost?.rps)}`;
   const timing = `${settings.connections} connections for every row; warm-up ${settings.warmup} s (reads) / ${settings.writeWarmup} s (writes) excluded, then ${settings.duration} s measured (json-server at 100k rows: ${settings.slowDuration} s)`;
   const md = [
     '# Restwell benchmark results',
@@ -122,7 +145,8 @@ async function main(): Promise<number> {
     `- Command: \`${command(settings.quick)}\``,
     `- Date: ${startedAt.toISOString()}; total time ${elapsed.toFixed(0)} s`,
     `- Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(2)} at start, ${loadAfter.toFixed(2)} at end (anything else using the CPU lowers and scatters every figure)`,
-    `- Load: autocannon 8 in the bench process, ${timing}; every server in its own child process on 127.0.0.1`,
+    `- Load generator: ${generator}. The SSE fan-out and outbound rows drive their own fixed-count bursts (raw sockets; autocannon), far below that ceiling (see bench/README.md).`,
+    `- Timing: ${timing}; every server in its own child process on 127.0.0.1`,
     '- Ratios: req/s divided by raw node:http (fixed body; GET rows by the GET ceiling, write rows by the POST ceiling) and by json-server in the same scenario.',
     '- A row marked ⚠ had non-2xx responses, connection errors or a wrong first response: its figures are shown but count for no target.',
     '',
@@ -140,7 +164,7 @@ async function main(): Promise<number> {
   writeFileSync(join(ROOT, 'bench', 'results.md'), md);
   writeFileSync(join(ROOT, 'bench', 'results.svg'), chartSvg(rows, `Restwell bench — ${settings.quick ? 'QUICK SMOKE RUN, ' : ''}req/s (${machine.split(' (')[0]}, ${startedAt.toISOString().slice(0, 10)})`));
 
-  process.stdout.write(`\n${label}\n${machine}; load average ${loadBefore.toFixed(2)} at start, ${loadAfter.toFixed(2)} at end\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${caveats.map((c) => `${c}\n`).join('')}${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
+  process.stdout.write(`\n${label}\n${machine}; load average ${loadBefore.toFixed(2)} at start, ${loadAfter.toFixed(2)} at end\nLoad generator: ${generator}\n${timing}\n\n${textTable(rows)}\n\nTargets:\n${caveats.map((c) => `${c}\n`).join('')}${targetLines(targets).join('\n').replace(/\*\*/g, '')}\n\n`);
   process.stdout.write(`Wrote bench/results.md and bench/results.svg in ${elapsed.toFixed(0)} s.\n`);
   return failed ? 1 : 0;
 }

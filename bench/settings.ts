@@ -15,6 +15,14 @@ export interface BenchSettings {
   duration: number;
   /** Measured seconds for json-server at 100k rows (no warm-up), which rewrites ~10 MB per POST. */
   slowDuration: number;
+  /**
+   * wrk threads (`-t`) for every row: 1 (wrk then uses about one core and the server the other), unless
+   * `BENCH_WRK_THREADS` says otherwise; the ceiling section probes -t1 against -t2 on raw node:http and
+   * switches the run to 2 when that reaches a clearly higher ceiling (5% or more).
+   */
+  wrkThreads: number;
+  /** Whether `BENCH_WRK_THREADS` fixed the thread count (the ceiling section then does not choose). */
+  wrkThreadsFixed: boolean;
   /** Existing-row counts for the POST scaling rows. */
   sizes: { small: number; medium: number; large: number };
 }
@@ -30,6 +38,8 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     writeWarmup: quick ? 1 : 2,
     duration: quick ? 2 : 10,
     slowDuration: quick ? 3 : 5,
+    wrkThreads: Number(env.BENCH_WRK_THREADS ?? 1) || 1,
+    wrkThreadsFixed: env.BENCH_WRK_THREADS !== undefined,
     sizes: { small: 1_000, medium: 100_000, large: 1_000_000 },
   };
 }

@@ -25,7 +25,7 @@ export async function jwtRows(ctx: BenchContext): Promise<Row[]> {
       const token = await accessToken(rw.url, client);
       if (typeof token !== 'string') return na(`n/a (POST /oauth/token: ${token.error})`);
       const plan = getById(small, { authorization: `Bearer ${token}` });
-      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, plan, skipIfPreflightFails: true })];
+      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true })];
     });
   } catch (err) {
     return na(`n/a (${reason(err)})`);

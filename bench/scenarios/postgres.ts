@@ -35,8 +35,8 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
     await seedOverHttp(rw.url, small);
     ctx.progress(`seeded ${small} characters into PostgreSQL schema ${schema} through the API`);
     return [
-      await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, plan: getById(small), skipIfPreflightFails: true }),
-      await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, plan: createCharacter(), skipIfPreflightFails: true }),
+      await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), skipIfPreflightFails: true }),
+      await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), skipIfPreflightFails: true }),
     ];
   } finally {
     await rw.stop();

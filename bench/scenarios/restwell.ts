@@ -1,7 +1,7 @@
 import { runRow, seededDatabase, type BenchContext } from '../context.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
-import { createCharacter, FILTERED_PAGE_PATH, getById, pageCheck, sortedPage } from '../requests.js';
+import { createCharacter, FILTERED_PAGE_PATH, getById, getPath, pageCheck, sortedPage } from '../requests.js';
 import { startRestwell, withServer } from '../servers.js';
 
 /**
@@ -15,22 +15,22 @@ export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
 
   const db1k = await seededDatabase(ctx, 'restwell-1k', small);
   await withServer(startRestwell(db1k), async (rw) => {
-    rows.push(await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, plan: getById(small) }));
-    rows.push(await runRow(ctx, { group: GROUPS.list.id, scenario: GROUPS.list.label, server, ceiling: 'get', url: rw.url, plan: sortedPage('restwell'), check: pageCheck('restwell') }));
-    rows.push(await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, plan: createCharacter() }));
+    rows.push(await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small) }));
+    rows.push(await runRow(ctx, { group: GROUPS.list.id, scenario: GROUPS.list.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: sortedPage('restwell'), check: pageCheck('restwell') }));
+    rows.push(await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
   });
 
   const db100k = await seededDatabase(ctx, 'restwell-100k', medium);
   await withServer(startRestwell(db100k), async (rw) => {
-    rows.push(await runRow(ctx, { group: GROUPS.post100k.id, scenario: GROUPS.post100k.label, server, ceiling: 'post', url: rw.url, plan: createCharacter() }));
+    rows.push(await runRow(ctx, { group: GROUPS.post100k.id, scenario: GROUPS.post100k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
   });
 
   const db1m = await seededDatabase(ctx, 'restwell-1m', large);
   await withServer(startRestwell(db1m), async (rw) => {
     rows.push(
-      await runRow(ctx, { group: GROUPS.filtered1m.id, scenario: GROUPS.filtered1m.label, server, ceiling: 'get', url: rw.url, plan: { method: 'GET', path: FILTERED_PAGE_PATH }, check: pageCheck('restwell', 'C') }),
+      await runRow(ctx, { group: GROUPS.filtered1m.id, scenario: GROUPS.filtered1m.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getPath(FILTERED_PAGE_PATH), check: pageCheck('restwell', 'C') }),
     );
-    rows.push(await runRow(ctx, { group: GROUPS.post1m.id, scenario: GROUPS.post1m.label, server, ceiling: 'post', url: rw.url, plan: createCharacter() }));
+    rows.push(await runRow(ctx, { group: GROUPS.post1m.id, scenario: GROUPS.post1m.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
   });
   return rows;
 }
