@@ -32,6 +32,12 @@ export interface Engine {
    * from now until close. Absent where other processes cannot be heard (they are polled for).
    */
   watch?(onAppended: () => void): void;
+  /**
+   * A number that changes whenever a commit, by this process or any other sharing the database,
+   * may have changed what a read sees; taking it must cost less than a read by id. Present only
+   * where the engine can tell that cheaply (SQLite); where absent, records are not cached.
+   */
+  commitStamp?(): number;
   /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */

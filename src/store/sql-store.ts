@@ -10,6 +10,7 @@ import type { Inbox } from './inbox.js';
 import type { ListQuery, Page } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import type { Outbox } from './outbox.js';
+import { RecordCache } from './record-cache.js';
 import { getRecord, listRecords } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
@@ -24,10 +25,13 @@ export class SqlStore implements Store {
   readonly outbox: Outbox;
   private readonly appended = new EventSignal();
   private watching = false;
+  /** Hot reads by id skip SQL while nothing has committed since (only where the engine stamps commits). */
+  private readonly cache?: RecordCache;
 
   constructor(private readonly engine: Engine) {
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
+    if (engine.commitStamp) this.cache = new RecordCache();
   }
 
   onEventsAppended(listener: () => void): () => void {
@@ -41,8 +45,16 @@ export class SqlStore implements Store {
     return this.engine.sync(resources, options.allowDestructive);
   }
 
-  get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
-    return this.engine.read((s) => getRecord(s, resource, id));
+  async get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
+    if (!this.cache) return this.engine.read((s) => getRecord(s, resource, id));
+    // The stamp is taken before the read: a record read across a commit is kept under the stamp before
+    // it, which the next lookup (under the commit's stamp) drops.
+    const stamp = this.engine.commitStamp!();
+    const hit = this.cache.get(resource.name, id, stamp);
+    if (hit) return hit;
+    const record = await this.engine.read((s) => getRecord(s, resource, id));
+    if (record) this.cache.set(resource.name, id, stamp, record);
+    return record;
   }
 
   list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {

@@ -35,6 +35,8 @@ export class SqliteGroupCommit {
   private readonly wal?: WalSyncer;
   /** When the batch now waiting first found the write lock taken, and how often it has tried since. */
   private locked?: { since: number; tries: number };
+  /** Transactions this connection has ended (committed or rolled back): reads cached before one may be stale. */
+  commits = 0;
 
   constructor(private readonly db: Database, walPath?: string) {
     if (walPath) this.wal = new WalSyncer(walPath);
@@ -85,6 +87,8 @@ export class SqliteGroupCommit {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
       return;
+    } finally {
+      this.commits++;
     }
     const settle = (syncError?: unknown) =>
       jobs.forEach((job, i) => (syncError ? job.reject(syncError) : outcomes[i].ok ? job.resolve(outcomes[i].value) : job.reject(outcomes[i].value)));

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { databaseLocation } from '../database-location.js';
 import type { ClaimResult, Engine } from '../engine.js';
@@ -32,6 +32,11 @@ class SqliteEngine implements Engine {
   private readonly writer: SqliteGroupCommit;
   /** Reads and write jobs share the connection, and so its statements. */
   private readonly statements: SqliteTransaction;
+  /** `PRAGMA data_version`: changes when another connection (process) commits; three syscalls, no B-tree. */
+  private readonly dataVersion: Statement;
+  private seenVersion: unknown;
+  /** Changes seen from elsewhere (data_version moves) and schema work here, for commitStamp. */
+  private otherChanges = 0;
 
   constructor(url: string) {
     const location = databaseLocation(url);
@@ -49,6 +54,21 @@ class SqliteEngine implements Engine {
     this.whileStarting(() => createSqliteTables(this.db));
     this.writer = new SqliteGroupCommit(this.db, path === ':memory:' ? undefined : `${path}-wal`);
     this.statements = new SqliteTransaction(this.db);
+    this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /**
+   * Moves on every commit: this connection's own go through the group commit (data_version does
+   * not count them), other connections' move data_version. Both counters only grow, so their sum
+   * changes whenever either does.
+   */
+  commitStamp(): number {
+    const version = this.dataVersion.get();
+    if (version !== this.seenVersion) {
+      this.seenVersion = version;
+      this.otherChanges++;
+    }
+    return this.otherChanges + this.writer.commits;
   }
 
   async read<T>(flow: (s: Statements) => Flow<T>): Promise<T> {
@@ -101,6 +121,7 @@ class SqliteEngine implements Engine {
       return work();
     } finally {
       this.db.pragma('busy_timeout = 0');
+      this.otherChanges++;
     }
   }
 }
