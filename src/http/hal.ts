@@ -1,4 +1,4 @@
-import { toPlain, type StoredRecord } from '../core/record.js';
+import { etagOf, toPlain, type StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
 /** A HAL link object. */
@@ -21,4 +21,28 @@ export function halRecord(resource: ResourceDefinition, record: StoredRecord): R
     if (f.type === 'reference' && target !== null && target !== undefined) links[f.name] = { href: `/${f.to}/${encodeURIComponent(String(target))}` };
   }
   return { ...toPlain(record), _links: links };
+}
+
+/** What every response with a record sends, built once per record version (see recordRepresentation). */
+export interface RecordRepresentation {
+  body: Record<string, unknown>;
+  /** `body` as JSON: the bytes of the JSON and HAL representations. */
+  json: string;
+  etag: string;
+}
+
+const built = new WeakMap<StoredRecord, RecordRepresentation>();
+
+/**
+ * The HAL body of a record, its JSON text and its ETag. A frozen record is one the store's cache
+ * shares between requests until the next commit, so what is built from it is kept with it and a hot
+ * record is serialized once per version, not once per request.
+ */
+export function recordRepresentation(resource: ResourceDefinition, record: StoredRecord): RecordRepresentation {
+  let rep = built.get(record);
+  if (rep) return rep;
+  const body = halRecord(resource, record);
+  rep = { body, json: JSON.stringify(body), etag: etagOf(record) };
+  if (Object.isFrozen(record)) built.set(record, rep);
+  return rep;
 }

@@ -16,18 +16,32 @@ export interface RepresentationHeaders {
 /**
  * Sends a representation in the negotiated media type: JSON and HAL get the same body, HTML
  * gets the browsable page of it. `Vary: Accept` keeps caches from mixing them up. A 304 goes
- * through here too, so it carries the ETag, Last-Modified and Vary its 200 would.
+ * through here too, so it carries the ETag, Last-Modified and Vary its 200 would. `json`, when
+ * given, is `body` already serialized (a cached record's), sent as is for JSON and HAL.
  */
-export function sendRepresentation(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>, headers: RepresentationHeaders = {}): FastifyReply {
+export function sendRepresentation(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>, headers: RepresentationHeaders = {}, json?: string): FastifyReply {
   const rep = negotiate(request);
   addVary(reply.code(status), 'Accept');
   if (headers.etag) reply.header('etag', representationEtag(headers.etag, rep));
   if (headers.location) reply.header('location', headers.location);
-  if (headers.lastModified) reply.header('last-modified', new Date(headers.lastModified).toUTCString());
+  if (headers.lastModified) reply.header('last-modified', httpDateOf(headers.lastModified));
   if (headers.link) reply.header('link', headers.link);
   if (status === 304) return sendNotModified(request, reply);
   if (rep === 'html') return reply.type('text/html; charset=utf-8').send(renderPage(request.url, body));
-  return reply.type(mediaType(rep)).send(JSON.stringify(body));
+  return reply.type(mediaType(rep)).send(json ?? JSON.stringify(body));
+}
+
+const httpDates = new Map<string, string>();
+
+/** The HTTP-date of an ISO timestamp; a hot record's is formatted once, not on every response. */
+function httpDateOf(iso: string): string {
+  let date = httpDates.get(iso);
+  if (date === undefined) {
+    date = new Date(iso).toUTCString();
+    if (httpDates.size >= 1000) httpDates.clear();
+    httpDates.set(iso, date);
+  }
+  return date;
 }
 
 /** Adds a request header name to `Vary`, keeping the names already there. */

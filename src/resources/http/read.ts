@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
 import { readStatus } from '../../http/conditional.js';
-import { halRecord } from '../../http/hal.js';
+import { recordRepresentation } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { notFound, recordId, visible } from './record-request.js';
 
@@ -16,6 +15,7 @@ export function readRecord(ctx: HttpContext, resource: ResourceDefinition) {
     const id = recordId(request, resource);
     const record = visible(request, await ctx.store.get(resource, id));
     if (!record) throw notFound(resource, id);
-    return sendRepresentation(request, reply, readStatus(request, record), halRecord(resource, record), { etag: etagOf(record), lastModified: record.updatedAt });
+    const rep = recordRepresentation(resource, record);
+    return sendRepresentation(request, reply, readStatus(request, record), rep.body, { etag: rep.etag, lastModified: record.updatedAt }, rep.json);
   };
 }
