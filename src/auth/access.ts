@@ -38,14 +38,28 @@ export function scopesOf(rule: AccessRule): string[] {
   return rule === 'public' || rule === 'owner' ? [] : parseScopes(rule);
 }
 
+const ALLOWED: AccessDecision = Object.freeze({ allow: true });
+const UNAUTHENTICATED: AccessDecision = Object.freeze({ allow: false, reason: 'unauthenticated' });
+
+/**
+ * `decide` for fixed rules: what they demand is worked out once, so a route's guard, which runs
+ * it on every request, only checks the principal against it.
+ */
+export function accessCheck(rules: AccessRule[]): (principal: Principal | undefined) => AccessDecision {
+  if (rules.every((r) => r === 'public')) return () => ALLOWED;
+  const needed = [...new Set(rules.flatMap(scopesOf))];
+  const byOwner = rules.includes('owner');
+  return (principal) => {
+    if (!principal) return UNAUTHENTICATED;
+    if (!grants(principal.scopes, needed)) return { allow: false, reason: 'insufficient-scope', scopes: [...needed] };
+    const owner = byOwner && !principal.scopes.has(ADMIN_SCOPE) ? principal.subject : undefined;
+    return owner ? { allow: true, owner } : ALLOWED;
+  };
+}
+
 /** Decides whether `principal` (undefined when anonymous) passes every rule. */
 export function decide(rules: AccessRule[], principal: Principal | undefined): AccessDecision {
-  if (rules.every((r) => r === 'public')) return { allow: true };
-  if (!principal) return { allow: false, reason: 'unauthenticated' };
-  const needed = [...new Set(rules.flatMap(scopesOf))];
-  if (!grants(principal.scopes, needed)) return { allow: false, reason: 'insufficient-scope', scopes: needed };
-  const owner = rules.includes('owner') && !principal.scopes.has(ADMIN_SCOPE) ? principal.subject : undefined;
-  return owner ? { allow: true, owner } : { allow: true };
+  return accessCheck(rules)(principal);
 }
 
 /**

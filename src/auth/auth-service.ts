@@ -24,6 +24,7 @@ export class AuthService {
   readonly external: ExternalIssuers;
   readonly cache: TokenCache;
   readonly limiter = new RateLimiter();
+  private readonly audiences = new Map<string, TokenAudience>();
 
   /** `settings` may be resolved beforehand, so a bad `auth` section is refused before the store opens. */
   constructor(config: RestwellConfig, store: Store, settings: AuthSettings = resolveAuthSettings(config)) {
@@ -47,8 +48,16 @@ export class AuthService {
 
   /** The issuer and audience in force for a request reaching this server at `baseUrl`. */
   audienceFor(baseUrl: string): TokenAudience {
-    const issuer = this.settings.issuer ?? baseUrl;
-    return { issuer, audience: this.settings.audience ?? issuer };
+    // Asked on every authenticated request, nearly always for the same URL or two.
+    let at = this.audiences.get(baseUrl);
+    if (!at) {
+      const issuer = this.settings.issuer ?? baseUrl;
+      at = Object.freeze({ issuer, audience: this.settings.audience ?? issuer });
+      // The URL comes from the Host header, which any client sets: keep the map small.
+      if (this.audiences.size >= 100) this.audiences.clear();
+      this.audiences.set(baseUrl, at);
+    }
+    return at;
   }
 
   /** The principal an Authorization header stands for (undefined: anonymous). Throws BearerError. */

@@ -25,14 +25,15 @@ export interface AuthenticatorParts {
  */
 export async function authenticate(parts: AuthenticatorParts, header: string | undefined, at: TokenAudience): Promise<Principal | undefined> {
   if (header === undefined) return undefined;
+  // The cache key includes the audience: a token minted for one issuer URL is not valid at another.
+  // It is the whole header, so a header seen before (it parsed, its token verified) is not parsed again.
+  const cacheKey = `${at.issuer} ${header}`;
+  const cached = parts.cache.get(cacheKey);
+  if (cached) return cached;
   const scheme = SCHEME.exec(header)?.[1];
   if (scheme && scheme.toLowerCase() !== 'bearer') return undefined;
   const token = BEARER.exec(header)?.[1];
   if (!token) throw new BearerError('invalid_request', 'the Authorization header must be "Bearer" followed by one space and the token');
-  // The cache key includes the audience: a token minted for one issuer URL is not valid at another.
-  const cacheKey = `${at.issuer} ${token}`;
-  const cached = parts.cache.get(cacheKey);
-  if (cached) return cached;
   const principal = await verifyToken(parts, token, at);
   parts.cache.set(cacheKey, principal);
   return principal;

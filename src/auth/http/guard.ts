@@ -4,7 +4,7 @@ import { baseUrl, sendProblem } from '../../http/problems.js';
 import { addVary } from '../../http/respond.js';
 import type { DocRoute } from '../../http/route.js';
 import type { AccessRule } from '../../config/types.js';
-import { decide, rulesFor, type ResourceOperation } from '../access.js';
+import { accessCheck, rulesFor, type ResourceOperation } from '../access.js';
 import type { RateLimitPolicy } from '../auth-config.js';
 import { BearerError, IssuerUnavailableError, type Principal } from '../principal.js';
 import { rateLimitHeaders } from '../rate-limiter.js';
@@ -33,6 +33,7 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
   // Who asks decides the answer (401/403, or only their own records under `owner`), so caches must
   // key on Authorization (RFC 9110 §12.5.5). Public routes answer everyone alike and do not vary.
   const byCaller = rules !== 'client' && rules.some((r) => r !== 'public');
+  const decide = rules === 'client' ? undefined : accessCheck(rules);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (byCaller) addVary(reply, 'Authorization');
     if (openToAnonymous && request.headers.authorization === undefined) return;
@@ -60,8 +61,8 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
       }
     }
     if (failure) return sendBearerError(request, reply, failure);
-    if (rules === 'client') return;
-    const decision = decide(rules, principal);
+    if (!decide) return;
+    const decision = decide(principal);
     if (!decision.allow) {
       return decision.reason === 'unauthenticated' ? sendBearerError(request, reply) : sendInsufficientScope(request, reply, decision.scopes);
     }
