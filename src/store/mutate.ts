@@ -6,6 +6,7 @@ import { changeEvent, firstGeneration, recordColumns, rowToRecord, sameData } fr
 import { missingReference } from './write-errors.js';
 import type { RecordToWrite, WriteTransaction } from './statements.js';
 import type { Decide, Mutation, WriteOptions } from './store.js';
+import { recordWriteQuery } from './write-sql.js';
 
 /** A POST: creates a record with a server-chosen id, its event, and completes the Idempotency-Key. */
 export function* insertRecord(tx: WriteTransaction, resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions): Flow<StoredRecord> {
@@ -49,12 +50,8 @@ function* decideAndWrite(tx: WriteTransaction, resource: ResourceDefinition, id:
 /** Inserts or updates one record and appends its event; a missing reference target is a 422. */
 export function* writeRecord(tx: WriteTransaction, resource: ResourceDefinition, how: 'insert' | 'update', record: RecordToWrite, now: string): Flow<StoredRecord> {
   yield* checkReferences(tx, resource, record.data);
-  const cols = recordColumns(resource, record, tx.codec);
-  const query =
-    how === 'insert'
-      ? tx.sql.insertInto(resource.name).values(cols).returningAll()
-      : tx.sql.updateTable(resource.name).set(cols).where('id', '=', record.id!).returningAll();
-  const [row] = yield* step(tx.writeRow({ resource, how, record }, query.compile()));
+  const query = recordWriteQuery(tx.sql, resource, how, recordColumns(resource, record, tx.codec), record.id);
+  const [row] = yield* step(tx.writeRow({ resource, how, record }, query));
   const saved = rowToRecord(resource, row!, tx.codec);
   if (how === 'insert' && record.id !== undefined && resource.idType === 'integer') yield* step(tx.reserveId(resource, saved.id as number));
   yield* step(tx.appendEvent(changeEvent(resource, how === 'insert' ? 'created' : 'updated', saved, now)));
