@@ -1,6 +1,6 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { isBusy, lockedOut } from './sqlite-errors.js';
 
 /**
@@ -38,8 +38,12 @@ export class SqliteGroupCommit {
   /** Transactions this connection has ended (committed or rolled back): reads cached before one may be stale. */
   commits = 0;
 
+  /** Each job's savepoint, prepared once: `exec` would parse the SQL again for every write. */
+  private readonly savepoint: { begin: Statement; release: Statement; rollback: Statement };
+
   constructor(private readonly db: Database, walPath?: string) {
     if (walPath) this.wal = new WalSyncer(walPath);
+    this.savepoint = { begin: db.prepare('SAVEPOINT job'), release: db.prepare('RELEASE job'), rollback: db.prepare('ROLLBACK TO job') };
   }
 
   /** Queues `work` (synchronous, run inside the transaction) and resolves with its result once durable. */
@@ -72,13 +76,13 @@ export class SqliteGroupCommit {
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
     try {
       for (const job of jobs) {
-        this.db.exec('SAVEPOINT job');
+        this.savepoint.begin.run();
         try {
           outcomes.push({ ok: true, value: job.work() });
-          this.db.exec('RELEASE job');
+          this.savepoint.release.run();
         } catch (err) {
-          this.db.exec('ROLLBACK TO job');
-          this.db.exec('RELEASE job');
+          this.savepoint.rollback.run();
+          this.savepoint.release.run();
           outcomes.push({ ok: false, value: err });
         }
       }
