@@ -47,7 +47,7 @@ function ratioTarget(target: string, row: Row | undefined, base: Row | undefined
   const shown = `${fmt(rps)} / ${fmt(baseRps)} req/s = ${ratio.toFixed(2)}x`;
   if (ratio >= min) return { target, status: 'met', detail: shown };
   const needed = min * baseRps;
-  return { target, status: 'not met', detail: `${shown} — misses by ${(min - ratio).toFixed(2)}x: needs ${fmt(needed)} req/s, ${fmt(needed - rps)} more (+${pct(needed / rps - 1)})` };
+  return { target, status: 'not met', detail: `${shown} — misses by ${(min - ratio).toFixed(min - ratio < 0.01 ? 3 : 2)}x: needs ${fmt(needed)} req/s, ${fmt(needed - rps)} more (+${pct(needed / rps - 1)})` };
 }
 
 /** Every target of issues 3-6 and 12 that this run's rows can judge; optional features' targets are n/a until built. */
