@@ -63,6 +63,10 @@ export class SqliteGroupCommit {
   }
 
   private flush(): void {
+    // While an fsync runs, the writes that arrive wait and commit together once it ends: their
+    // acknowledgement waits for the next fsync either way, and one commit of many rows writes each
+    // touched page to the WAL once instead of once per small commit.
+    if (this.wal?.syncing) return this.wal.whenIdle(() => this.flush());
     try {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
@@ -123,7 +127,9 @@ export class SqliteGroupCommit {
 class WalSyncer {
   private readonly fd: number;
   private waiting: Array<(err?: unknown) => void> = [];
-  private syncing = false;
+  private idle: Array<() => void> = [];
+  /** True while an fsync is running. */
+  syncing = false;
 
   constructor(path: string) {
     this.fd = openSync(path, 'r');
@@ -145,6 +151,11 @@ class WalSyncer {
     closeSync(this.fd);
   }
 
+  /** Calls `then` once no fsync is running (after the callbacks of the one that ended). */
+  whenIdle(then: () => void): void {
+    this.idle.push(then);
+  }
+
   private sync(): void {
     this.syncing = true;
     const batch = this.waiting;
@@ -152,7 +163,10 @@ class WalSyncer {
     fsync(this.fd, (err) => {
       this.syncing = false;
       for (const done of batch) done(err ?? undefined);
-      if (this.waiting.length) this.sync();
+      if (this.waiting.length) return this.sync();
+      const idle = this.idle;
+      this.idle = [];
+      for (const then of idle) then();
     });
   }
 }
