@@ -1,12 +1,20 @@
 // Renders a V8 .cpuprofile (node --cpu-prof) as a static flame graph SVG: stacks merged by
 // function, width = share of samples, idle and GC left out of the root so the request path fills
-// the width. Usage: node flamegraph.mjs FILE.cpuprofile OUT.svg [--min 0.002]
+// the width. Usage: node flamegraph.mjs FILE.cpuprofile OUT.svg [--min 0.002] [--skip SECONDS]
+// (--skip: leave out the profile's first seconds: start-up and seeding)
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [file, out] = process.argv.slice(2);
 const minIndex = process.argv.indexOf('--min');
 const minShare = minIndex > 0 ? Number(process.argv[minIndex + 1]) : 0.002;
+const skipIndex = process.argv.indexOf('--skip');
 const profile = JSON.parse(readFileSync(file, 'utf8'));
+if (skipIndex > 0) {
+  let t = profile.startTime;
+  const from = profile.startTime + Number(process.argv[skipIndex + 1]) * 1e6;
+  const times = profile.timeDeltas.map((d) => (t += d));
+  profile.samples = profile.samples.filter((_, i) => times[i] >= from);
+}
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const counts = new Map();
 for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);

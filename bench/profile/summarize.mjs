@@ -1,14 +1,19 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): self and inclusive time by function and by
 // module, as a share of all samples. Usage: node summarize.mjs FILE.cpuprofile [--top 40] [--last 10]
-// (--last N: only the samples of the profile's last N seconds, i.e. the load, not start-up and seeding)
+// (--last N: only the samples of the profile's last N seconds, i.e. the load, not start-up and seeding;
+// --skip N: all but the first N seconds, for a server that took turns with others under load)
+// The first table splits the busy samples (not idle) into the phases of a request: each sample goes
+// to the phase of the innermost frame on its stack that belongs to one (see PHASES).
 import { readFileSync } from 'node:fs';
 
 const file = process.argv[2];
 const topIndex = process.argv.indexOf('--top');
 const top = topIndex > 0 ? Number(process.argv[topIndex + 1]) : 40;
 const lastIndex = process.argv.indexOf('--last');
+const skipIndex = process.argv.indexOf('--skip');
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 if (lastIndex > 0) keepLast(profile, Number(process.argv[lastIndex + 1]) * 1e6);
+if (skipIndex > 0) keepLast(profile, profile.endTime - profile.startTime - Number(process.argv[skipIndex + 1]) * 1e6);
 
 /** Drops the samples taken before the profile's last `us` microseconds. */
 function keepLast(p, us) {
@@ -68,6 +73,40 @@ for (const [id, count] of counts) {
   for (const k of seenMod) add(inclMod, k, count);
 }
 
+/**
+ * Phases of a request. The first phases claim a sample when any frame of its stack is theirs (a
+ * SQL statement run by the group commit is a write, wherever its leaf is); the last ones go by the
+ * innermost frame that matches, so Fastify code called from a handler counts as Fastify.
+ */
+const mod = (f) => moduleOf(f.url);
+const BY_STACK = [
+  ['socket write (writev syscall)', (f) => f.functionName === 'writev' || f.functionName === 'writevGeneric' || f.functionName === 'writeGeneric'],
+  ['GC', (f) => f.functionName === '(garbage collector)'],
+  ['store write (transaction, SQL, fsync)', (f) => /restwell\/store\/(sqlite\/sqlite-group-commit|mutate|write-sql)/.test(mod(f)) || f.functionName === 'fsync'],
+  ['store read (cache check, SQL)', (f) => /restwell\/store\//.test(mod(f))],
+  ['auth (guard, token cache, rules)', (f) => /restwell\/auth\//.test(mod(f))],
+  ['validation (ajv)', (f) => mod(f) === 'ajv' || /restwell\/core\/validate/.test(mod(f))],
+];
+const BY_LEAF = [
+  ['handler, negotiation, representation', (f) => /restwell\/(http|resources|core|app)\//.test(mod(f))],
+  ['Fastify (routing, hooks, reply, logger)', (f) => /^(fastify|find-my-way|avvio|pino|toad-cache|@fastify\/.*|fast-.*)$/.test(mod(f))],
+  ['node:http (parse, response, streams)', (f) => /^node:(_http|internal\/streams|net|events|internal\/stream_base)/.test(mod(f))],
+];
+const phase = new Map();
+let busy = 0;
+for (const [id, count] of counts) {
+  const leaf = nodes.get(id);
+  if (['(idle)', '(program)'].includes(leaf.callFrame.functionName)) continue;
+  busy += count;
+  const frames = [];
+  for (let n = id; n !== undefined; n = parent.get(n)) frames.push(nodes.get(n).callFrame);
+  const name =
+    BY_STACK.find(([, test]) => frames.some(test))?.[0] ??
+    frames.map((f) => BY_LEAF.find(([, test]) => test(f))?.[0]).find(Boolean) ??
+    'timers, microtasks, other';
+  add(phase, name, count);
+}
+
 const pct = (v) => `${((v / total) * 100).toFixed(1).padStart(5)}%`;
 const table = (title, m, n = top) => {
   console.log(`\n## ${title}`);
@@ -75,6 +114,8 @@ const table = (title, m, n = top) => {
 };
 const ms = (profile.endTime - profile.startTime) / 1000;
 console.log(`${file}: ${total} samples over ${(ms / 1000).toFixed(1)} s; ${idle.map(([id, c]) => `${nodes.get(id).callFrame.functionName} ${pct(c).trim()}`).join(', ')}`);
+console.log(`\n## phases (share of ${busy} busy samples: not idle, not (program))`);
+for (const [k, v] of [...phase].sort((a, b) => b[1] - a[1])) console.log(`${((v / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
 table('self time by module', selfMod, 25);
 table('inclusive time by module', inclMod, 25);
 table('self time by function', selfFn);
