@@ -10,20 +10,27 @@ import type { Row, Statements, WriteTransaction } from './statements.js';
  * rows another node is claiming are skipped, so two nodes never claim one delivery.
  */
 export function* claimDue(tx: WriteTransaction, limit: number, lease: Lease): Flow<ClaimedDelivery[]> {
-  const due = tx.sql
+  const due = dueQuery(tx, lease.now).orderBy('d.next_attempt_at').orderBy('d.seq').limit(limit);
+  const picked = yield* step(tx.rows(tx.skipLocked(due, 'd').compile()));
+  if (!picked.length) return [];
+  return yield* leaseTo(tx, picked.map((r) => Number(r.seq)), lease);
+}
+
+/** True when some delivery is due by `now`; a read, so a pass that finds nothing commits nothing. */
+export function* anyDue(s: Statements, now: string): Flow<boolean> {
+  return (yield* step(s.rows(dueQuery(s, now).limit(1).compile()))).length > 0;
+}
+
+/** Pending deliveries of enabled endpoints, due by `now`, not leased (or the lease ran out). */
+function dueQuery(s: Statements, now: string) {
+  return s.sql
     .selectFrom('_rw_hook_deliveries as d')
     .innerJoin('_rw_hook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select('d.seq')
     .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', lease.now)
-    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', lease.now)]))
-    .where('e.enabled', '=', flag(tx.codec, true))
-    .orderBy('d.next_attempt_at')
-    .orderBy('d.seq')
-    .limit(limit);
-  const picked = yield* step(tx.rows(tx.skipLocked(due, 'd').compile()));
-  if (!picked.length) return [];
-  return yield* leaseTo(tx, picked.map((r) => Number(r.seq)), lease);
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', now)]))
+    .where('e.enabled', '=', flag(s.codec, true));
 }
 
 /** Claims one delivery of an endpoint whatever its status, unless a lease on it still holds. */

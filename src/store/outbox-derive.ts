@@ -3,7 +3,7 @@ import { toEvent } from './event-query.js';
 import { step, type Flow } from './flow.js';
 import type { ClaimedDelivery, Lease, WebhookEndpoint } from './outbox.js';
 import { flag, newOutboundId, toEndpoint, toOutboundDelivery } from './outbox-rows.js';
-import type { Row, WriteTransaction } from './statements.js';
+import type { Row, Statements, WriteTransaction } from './statements.js';
 
 /** What one derive pass did: the deliveries it claimed for the caller, how many it created, whether the log had more. */
 export interface Derived {
@@ -82,4 +82,18 @@ function* insertDeliveries(tx: WriteTransaction, rows: Row[]): Flow<Row[]> {
     inserted.push(...(yield* step(tx.rows(insert.compile()))));
   }
   return inserted.sort((a, b) => Number(a.seq) - Number(b.seq));
+}
+
+/**
+ * True when some enabled endpoint has events to derive (its cursor is behind the log's end, or
+ * `horizon`). A read: a pass that finds nothing opens no write transaction and commits nothing.
+ */
+export function* anyBehind(s: Statements, horizon: number | undefined): Flow<boolean> {
+  let end = horizon;
+  if (end === undefined) {
+    const [last] = yield* step(s.rows(s.sql.selectFrom('_rw_events').select((eb) => eb.fn.max('seq').as('seq')).compile()));
+    end = Number(last?.seq ?? 0);
+  }
+  const behind = s.sql.selectFrom('_rw_hook_endpoints').select('id').where('enabled', '=', flag(s.codec, true)).where('cursor', '<', end).limit(1);
+  return (yield* step(s.rows(behind.compile()))).length > 0;
 }
