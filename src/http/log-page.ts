@@ -4,21 +4,34 @@ import type { Link } from './hal.js';
 import { sendRepresentation } from './respond.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './page-size.js';
 
-/** A validated request for one page of an append-only log (the event log, a webhook inbox). */
-export interface LogPageRequest {
+/** A validated request for one keyset page: how many, after which position, with which filters. */
+export interface KeysetPageRequest<P> {
   limit: number;
-  /** Position after which to read (0: from the start). */
-  after: number;
+  /** Position after which to read; undefined: from the start. */
+  after: P | undefined;
   /** The filter parameters given, kept in the page links. */
   filters: Record<string, string>;
   limitGiven: boolean;
 }
 
+/** A validated request for one page of an append-only log (the event log, a webhook inbox). */
+export interface LogPageRequest extends Omit<KeysetPageRequest<number>, 'after'> {
+  /** Position after which to read (0: from the start). */
+  after: number;
+}
+
+/** How a listing's cursors look: a prefix (so one listing's cursor is refused by another) and the position after it. */
+export interface CursorFormat<P> {
+  prefix: string;
+  /** The position a cursor's text after the prefix names, or undefined when it names none. */
+  parse(text: string): P | undefined;
+}
+
 /**
- * Parses `limit`, `cursor` and the allowed filters of a log listing; anything else is a 400.
- * Cursors are opaque: `prefix` keeps one log's cursor from being used on another.
+ * Parses `limit`, `cursor` and the allowed filters of a keyset listing; anything else is a 400.
+ * Cursors are opaque (base64url of prefix and position), so clients follow `next` rather than build them.
  */
-export function parseLogPage(query: Record<string, unknown>, filterKeys: string[], prefix: string): LogPageRequest {
+export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: string[], cursor: CursorFormat<P>): KeysetPageRequest<P> {
   const filters: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) {
     if (k === 'limit' || k === 'cursor') continue;
@@ -27,35 +40,54 @@ export function parseLogPage(query: Record<string, unknown>, filterKeys: string[
   }
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-  let after = 0;
+  let after: P | undefined;
   if (query.cursor !== undefined) {
-    const m = new RegExp(`^${prefix}(\\d{1,15})$`).exec(Buffer.from(String(query.cursor), 'base64url').toString('utf8'));
-    if (!m) throw bad('cursor is not a cursor this server issued; follow the next link');
-    after = Number(m[1]);
+    const text = Buffer.from(String(query.cursor), 'base64url').toString('utf8');
+    after = text.startsWith(cursor.prefix) ? cursor.parse(text.slice(cursor.prefix.length)) : undefined;
+    if (after === undefined) throw bad('cursor is not a cursor this server issued; follow the next link');
   }
   return { limit, after, filters, limitGiven: query.limit !== undefined };
 }
 
 /**
- * Sends one page of a log, oldest first, as HAL with self/first/next links (and a `Link` header).
- * `next` is always given: the log grows, and a reader polls it to follow new entries.
+ * Sends one keyset page, oldest first, as HAL with self/first/next links (and a `Link` header).
+ * `next` is always given: new entries are added at the end, and a reader polls it to follow them.
  */
-export function sendLogPage<T extends { seq: number }>(
+export function sendKeysetPage<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  page: { path: string; prefix: string; rel: string; request: LogPageRequest; rows: T[]; embed: (row: T) => Record<string, unknown> },
+  page: { path: string; prefix: string; rel: string; request: KeysetPageRequest<unknown>; rows: T[]; position: (row: T) => string; embed: (row: T) => Record<string, unknown> },
 ) {
   const { limit, after, filters, limitGiven } = page.request;
   const rows = page.rows.slice(0, limit);
-  const href = (position?: number) => {
+  const href = (position?: string) => {
     const s = new URLSearchParams(filters);
     if (limitGiven) s.set('limit', String(limit));
     if (position) s.set('cursor', Buffer.from(`${page.prefix}${position}`).toString('base64url'));
     return `${page.path}${s.size ? `?${s}` : ''}`;
   };
-  const links: Record<string, Link> = { self: { href: href(after) }, first: { href: href() }, next: { href: href(rows.at(-1)?.seq ?? after) } };
+  const from = after === undefined ? undefined : String(after);
+  const last = rows.at(-1);
+  const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() }, next: { href: href(last === undefined ? from : page.position(last)) } };
   reply.header('link', `<${links.next.href}>; rel="next", <${links.first.href}>; rel="first"`);
   return sendRepresentation(request, reply, 200, { _links: links, count: rows.length, _embedded: { [page.rel]: rows.map(page.embed) } });
+}
+
+/** {@link parseKeysetPage} for a log, whose positions are its sequence numbers (`prefix` tells one log's cursors from another's). */
+export function parseLogPage(query: Record<string, unknown>, filterKeys: string[], prefix: string): LogPageRequest {
+  const page = parseKeysetPage(query, filterKeys, { prefix, parse: (t) => (/^\d{1,15}$/.test(t) ? Number(t) : undefined) });
+  return { ...page, after: page.after ?? 0 };
+}
+
+/** {@link sendKeysetPage} for a log, positioned by `seq`. */
+export function sendLogPage<T extends { seq: number }>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: { path: string; prefix: string; rel: string; request: LogPageRequest; rows: T[]; embed: (row: T) => Record<string, unknown> },
+) {
+  // Position 0 is "from the start", which a cursor never names.
+  const { after } = page.request;
+  return sendKeysetPage(request, reply, { ...page, request: { ...page.request, after: after || undefined }, position: (row) => String(row.seq) });
 }
 
 function bad(message: string): BadRequestError {

@@ -12,8 +12,7 @@ import type { SecretBox } from './types.js';
 export class OutboundHub {
   readonly settings: OutboundConfig;
   readonly secrets: SecretBox;
-  readonly dispatcher: Dispatcher;
-  /** Manual attempts (`POST …/attempts`) go through the dispatcher, whether or not it runs here. */
+  /** The outbox worker; manual attempts (`POST …/attempts`) go through it too, whether or not it runs here. */
   readonly attempts: Dispatcher;
   log?: FastifyBaseLogger;
   private readonly sender: WebhookSender;
@@ -27,7 +26,7 @@ export class OutboundHub {
     this.settings = settings;
     this.secrets = new AesSecretBox(key.key);
     this.sender = new WebhookSender({ settings });
-    this.dispatcher = new Dispatcher({
+    this.attempts = new Dispatcher({
       outbox: store.outbox,
       sender: this.sender,
       secrets: this.secrets,
@@ -36,17 +35,16 @@ export class OutboundHub {
       onEventsAppended: (listener) => store.onEventsAppended(listener),
       log: () => this.log,
     });
-    this.attempts = this.dispatcher;
   }
 
   /** Starts the dispatcher unless this node only receives and serves (`webhooks.outbound.dispatch: false`). */
   start(): void {
-    if (this.settings.dispatch) this.dispatcher.start();
+    if (this.settings.dispatch) this.attempts.start();
   }
 
   /** Stops the dispatcher (attempts under way finish first) and closes the sender's connections. */
   async stop(): Promise<void> {
-    await this.dispatcher.stop();
+    await this.attempts.stop();
     await this.sender.close();
   }
 }

@@ -1,12 +1,14 @@
-import type { SecretBox } from './types.js';
+import type { EndpointSecret, SecretBox } from './types.js';
 
 /**
- * The secrets an endpoint signs with now: every sealed secret that has not expired (during a
- * rotation's overlap, the old one too, so receivers still holding it keep verifying).
+ * An endpoint's secrets that have not expired: the current one and, during a rotation's overlap,
+ * the old one too (so receivers still holding it keep verifying). Throws when `sealed` cannot be opened.
  */
+export function liveSecrets(box: SecretBox, sealed: string, now: number): EndpointSecret[] {
+  return box.open(sealed).filter((s) => !s.expiresAt || Date.parse(s.expiresAt) > now);
+}
+
+/** The secrets an endpoint signs with now (see {@link liveSecrets}). */
 export function activeSecrets(box: SecretBox, sealed: string, now: number): string[] {
-  return box
-    .open(sealed)
-    .filter((s) => !s.expiresAt || Date.parse(s.expiresAt) > now)
-    .map((s) => s.secret);
+  return liveSecrets(box, sealed, now).map((s) => s.secret);
 }

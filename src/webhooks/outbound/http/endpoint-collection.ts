@@ -1,20 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from '../../../core/record.js';
+import { parseKeysetPage, sendKeysetPage } from '../../../http/log-page.js';
 import { sendRepresentation } from '../../../http/respond.js';
 import { sealedHeaders } from './endpoint-input.js';
 import { generateEndpointSecret } from '../secrets.js';
 import { asRecord, ENDPOINTS, endpointPath, halEndpoint } from './endpoint-view.js';
 import { parseEndpointInput } from './endpoint-input.js';
-import { parseEndpointPage, sendEndpointPage } from './endpoint-page.js';
 import { inputRules } from './input-rules.js';
 import type { OutboundContext } from './outbound-context.js';
+
+/** Endpoint cursors name the last endpoint id seen (ids are time-ordered, so they are the listing order). */
+const ENDPOINT_CURSOR = { prefix: 'ep:', parse: (t: string) => (/^ep_[0-9a-f]{32}$/.test(t) ? t : undefined) };
 
 /** `GET /webhook-endpoints`: every endpoint, oldest first, a keyset page at a time; never a secret. */
 export function listEndpoints(ctx: OutboundContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const page = parseEndpointPage(request.query as Record<string, unknown>);
+    const page = parseKeysetPage(request.query as Record<string, unknown>, [], ENDPOINT_CURSOR);
     const rows = await ctx.store.outbox.listEndpoints({ after: page.after, limit: page.limit });
-    return sendEndpointPage(request, reply, { path: ENDPOINTS, rel: 'webhook-endpoints', request: page, rows, embed: (ep) => halEndpoint(ep, ctx.outbound.secrets) });
+    return sendKeysetPage(request, reply, { path: ENDPOINTS, prefix: ENDPOINT_CURSOR.prefix, rel: 'webhook-endpoints', request: page, rows, position: (ep) => ep.id, embed: (ep) => halEndpoint(ep, ctx.outbound.secrets) });
   };
 }
 

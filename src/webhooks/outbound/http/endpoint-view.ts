@@ -4,6 +4,7 @@ import type { StoredRecord } from '../../../core/record.js';
 import type { Link } from '../../../http/hal.js';
 import type { WebhookEndpoint } from '../../../store/outbox.js';
 import { viewHeaders } from '../sealed-headers.js';
+import { liveSecrets } from '../signing-secrets.js';
 import type { EndpointSecret, SecretBox } from '../types.js';
 import type { OutboundContext } from './outbound-context.js';
 import { windowText } from './rate-window.js';
@@ -31,12 +32,11 @@ export interface SecretView {
 export function secretViews(box: SecretBox, sealed: string, now = Date.now()): SecretView[] {
   let secrets: EndpointSecret[];
   try {
-    secrets = box.open(sealed);
+    secrets = liveSecrets(box, sealed, now);
   } catch {
     return [];
   }
   return secrets
-    .filter((s) => !s.expiresAt || Date.parse(s.expiresAt) > now)
     .map((s) => ({ hint: `${s.secret.slice(0, HINT_LENGTH)}…`, createdAt: s.createdAt, expiresAt: s.expiresAt ?? null }))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
