@@ -1,3 +1,5 @@
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { parseBytes } from '../../src/config/sizes.js';
 import { KNOWN_METHODS } from '../../src/http/errors.js';
 import type { FuzzRequest } from './fuzz-request.js';
 import type { Outcome } from './transport.js';
@@ -9,6 +11,9 @@ export interface Violation {
 }
 
 const MAX_HEADER_BYTES = 16 * 1024;
+// The fuzzed server keeps the default body limit.
+const MAX_BODY_BYTES = parseBytes(DEFAULTS.server.bodyLimit);
+const bodySize = (req: FuzzRequest) => (req.body === undefined ? 0 : Buffer.byteLength(req.body));
 const headSize = (req: FuzzRequest) => req.path.length + Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0);
 
 // The OAuth endpoints answer errors in RFC 6749 §5.2 JSON, which is what OAuth clients parse.
@@ -22,8 +27,9 @@ const OAUTH_ENDPOINT = /^\/oauth\/(token|introspect|revoke)(\?|$)/;
 export function judge(req: FuzzRequest, outcome: Outcome): Violation | undefined {
   if (outcome.kind === 'no-response') {
     if (req.mayGoUnanswered || outcome.error.startsWith('client refused')) return undefined;
-    // Past Node's header limit the server answers 431 and closes while the client is still writing.
-    if (/EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(outcome.error) && headSize(req) > MAX_HEADER_BYTES) return undefined;
+    // Past Node's header limit (431) or the body limit announced by Content-Length (413) the server
+    // answers and closes while the client is still writing, so the client may see its write fail first.
+    if (/EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(outcome.error) && (headSize(req) > MAX_HEADER_BYTES || bodySize(req) > MAX_BODY_BYTES)) return undefined;
     return { kind: 'no-response', detail: outcome.error };
   }
   const { status, headers, body } = outcome;
