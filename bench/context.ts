@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import { characterName, characterNumber, writeRestwellConfig } from './data.js';
-import { measure, type RequestPlan, type Row } from './load.js';
-import { preflight } from './requests.js';
+import { profileMiss, type Restart } from './explain.js';
+import { measure, measurePaired, type Measurement, type RequestPlan, type Row } from './load.js';
+import { createCharacter, getById, preflight } from './requests.js';
+import { partnerRawHttp } from './servers.js';
+import { ratioTargetOf, rowMissesTarget } from './targets.js';
+import type { WrkResult } from './wrk.js';
 import { seedSqlite } from './seed-sqlite.js';
 import type { BenchSettings } from './settings.js';
 
@@ -27,6 +31,8 @@ export interface RowSpec {
   skipIfPreflightFails?: boolean;
   /** The server's process id: its CPU use over the measured window goes into the row's note. */
   pid?: number;
+  /** Starts the row's server again (same data and config) with node flags: a row that misses its target is then profiled. */
+  restart?: Restart;
 }
 
 /** Measures one row; a first request that fails is named in the row's note (and flags the row). */
@@ -38,9 +44,37 @@ export async function runRow(ctx: BenchContext, spec: RowSpec): Promise<Row> {
     : `first request got ${first.status || 'no answer'}: ${first.body.replace(/\s+/g, ' ').slice(0, 160)}`;
   if (failure && spec.skipIfPreflightFails) return { ...base, note: `n/a (${failure})` };
   ctx.progress(`${spec.server.padEnd(26)} ${spec.scenario}`);
-  const measurement = await measure(spec.url, spec.plan, ctx.settings, spec.timing, spec.pid);
+  const paired = ratioTargetOf(spec.group, spec.server) && spec.ceiling ? await pairedRow(ctx, spec) : undefined;
+  const measurement = paired?.measurement ?? (await measure(spec.url, spec.plan, ctx.settings, spec.timing, spec.pid));
   const ranOut = measurement.exhausted ? 'wrk ran out of prepared requests before the window ended: req/s is too low, rerun' : undefined;
-  return { ...base, measurement, warning: [failure, ranOut].filter(Boolean).join('; ') || undefined };
+  const row: Row = { ...base, measurement, warning: [failure, ranOut].filter(Boolean).join('; ') || undefined, ...paired?.extra };
+  if (spec.restart && ctx.settings.profileMisses && rowMissesTarget(row)) row.profile = await profileMiss(ctx, row, spec.plan, spec.restart);
+  return row;
+}
+
+/** CPU µs per request of one wrk window (NaN when the server's CPU was not read). */
+const usPerRequest = (r: WrkResult) => ((r.cpu.server ?? Number.NaN) * r.seconds * 1e6) / Math.max(r.requests, 1);
+
+/** A row a ratio target judges, measured in rounds alternating with raw node:http (see measurePaired). */
+async function pairedRow(ctx: BenchContext, spec: RowSpec): Promise<{ measurement: Measurement; extra: Pick<Row, 'figures' | 'note'> }> {
+  const raw = await partnerRawHttp();
+  const partner = { url: raw.url, pid: raw.child.pid, plan: spec.ceiling === 'post' ? createCharacter() : getById(ctx.settings.sizes.small) };
+  const { measurement, rounds, ratio } = await measurePaired(spec.url, spec.plan, ctx.settings, spec.pid, partner);
+  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const figures = {
+    pairedRatio: ratio,
+    pairedRounds: rounds.length,
+    partnerRps: mid(rounds.map((r) => r.partner.rps)),
+    rowUs: mid(rounds.map((r) => usPerRequest(r.row))),
+    partnerUs: mid(rounds.map((r) => usPerRequest(r.partner))),
+  };
+  const fmt = (n: number) => Math.round(n).toLocaleString('en');
+  const cpu = Number.isFinite(figures.rowUs) && Number.isFinite(figures.partnerUs) ? `; server CPU ${figures.rowUs.toFixed(0)} µs/request against raw's ${figures.partnerUs.toFixed(0)}` : '';
+  const note =
+    `paired with raw node:http in ${rounds.length} alternating ${ctx.settings.pairedSeconds} s rounds: ` +
+    rounds.map((r) => `${fmt(r.row.rps)} / ${fmt(r.partner.rps)}`).join(', ') +
+    ` req/s → ratio ${ratio.toFixed(2)}x (median)${cpu}`;
+  return { measurement, extra: { figures, note } };
 }
 
 /** A row that did not run, with the reason shown in the table instead of figures. */

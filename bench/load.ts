@@ -1,3 +1,4 @@
+import type { MissProfile } from './explain.js';
 import type { BenchSettings } from './settings.js';
 import { runWrk, runTag, type WrkResult, type WrkScript } from './wrk.js';
 
@@ -61,6 +62,8 @@ export interface Row {
   warning?: string;
   /** Figures beyond req/s and latency that a target judges (named in the row's note too). */
   figures?: Record<string, number>;
+  /** For a row that missed its target: where its server's time went under the same load (bench/explain.ts). */
+  profile?: MissProfile;
 }
 
 /** True when a row's figures include failed requests, which must be flagged, never averaged in silently. */
@@ -126,4 +129,72 @@ export async function measure(url: string, plan: RequestPlan, settings: BenchSet
   }
   const duration = timing.duration ?? settings.duration;
   return toMeasurement(await fire(url, plan, settings, duration, serverPid, warm), settings);
+}
+
+/** The server a paired row is compared with, and the request plan it gets (raw node:http, a fixed answer). */
+export interface Partner {
+  url: string;
+  pid?: number;
+  plan: RequestPlan;
+}
+
+/** One paired round: the partner's window and the row's, back to back. */
+export interface PairedRound {
+  partner: WrkResult;
+  row: WrkResult;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+/** Several windows of one server as one measurement: req/s and latencies are medians, counts are sums. */
+function combined(results: WrkResult[], settings: BenchSettings): Measurement {
+  const statusCodes: Record<string, number> = {};
+  for (const r of results) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const sum = (f: (r: WrkResult) => number) => results.reduce((n, r) => n + f(r), 0);
+  const server = results.every((r) => r.cpu.server !== undefined) ? median(results.map((r) => r.cpu.server!)) : undefined;
+  return {
+    ...toMeasurement(results[0], settings),
+    rps: median(results.map((r) => r.rps)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    seconds: sum((r) => r.seconds),
+    statusCodes,
+    cpu: { generator: median(results.map((r) => r.cpu.generator)), server },
+    exhausted: results.some((r) => r.exhausted),
+  };
+}
+
+/**
+ * Measures a row against its partner in `settings.pairedRounds` rounds of two back-to-back windows
+ * (partner first in odd rounds, the row first in even ones, so a drift of the machine's speed falls on
+ * both alike), after the row's usual warm-up. The ratio a target judges is the median of the rounds'
+ * ratios: each compares two windows a few seconds apart, which a noisy shared machine moves far less
+ * than it moves either server's req/s over the minutes of a whole run.
+ */
+export async function measurePaired(url: string, plan: RequestPlan, settings: BenchSettings, serverPid: number | undefined, partner: Partner): Promise<{ measurement: Measurement; rounds: PairedRound[]; ratio: number }> {
+  const warmup = plan.method === 'GET' ? settings.warmup : settings.writeWarmup;
+  const warm = warmup > 0 ? await fire(url, plan, settings, warmup, undefined) : undefined;
+  await drain(url);
+  const seconds = settings.pairedSeconds;
+  const rounds: PairedRound[] = [];
+  for (let i = 0; i < settings.pairedRounds; i++) {
+    const runPartner = () => fire(partner.url, partner.plan, settings, seconds, partner.pid);
+    const runRow = () => fire(url, plan, settings, seconds, serverPid, warm);
+    if (i % 2 === 0) {
+      const p = await runPartner();
+      rounds.push({ partner: p, row: await runRow() });
+    } else {
+      const r = await runRow();
+      rounds.push({ partner: await runPartner(), row: r });
+    }
+  }
+  const ratio = median(rounds.map((r) => (r.partner.rps > 0 ? r.row.rps / r.partner.rps : 0)));
+  return { measurement: combined(rounds.map((r) => r.row), settings), rounds, ratio };
 }

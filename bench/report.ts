@@ -14,6 +14,8 @@ export function ordered(rows: Row[]): Row[] {
 }
 
 function ratio(row: Row, base: Row | undefined): string {
+  // A paired row's ratio is to raw node:http in its own rounds, not to the ceiling row measured minutes apart.
+  if (row.figures?.pairedRatio !== undefined && base?.server === SERVERS.raw) return `${row.figures.pairedRatio.toFixed(2)}x`;
   if (!row.measurement || !base?.measurement || base.measurement.rps === 0) return '—';
   return `${(row.measurement.rps / base.measurement.rps).toFixed(2)}x`;
 }
@@ -77,5 +79,5 @@ export function textTable(rows: Row[]): string {
 /** The targets as markdown bullet lines. */
 export function targetLines(targets: TargetResult[]): string[] {
   const mark = { met: 'MET', 'not met': 'NOT MET', 'n/a': 'n/a' } as const;
-  return targets.map((t) => `- **${mark[t.status]}** — ${t.target}: ${t.detail}`);
+  return targets.flatMap((t) => [`- **${mark[t.status]}** — ${t.target}: ${t.detail}`, ...(t.why ?? []).map((line, i) => `  - ${i === 0 ? 'why: ' : ''}${line}`)]);
 }

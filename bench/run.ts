@@ -23,7 +23,8 @@ import { restwellRows } from './scenarios/restwell.js';
 import { sseFanoutRows } from './scenarios/sse-fanout.js';
 import { webhookRows } from './scenarios/webhooks.js';
 import { workersRows } from './scenarios/workers.js';
-import { buildRestwell, ROOT } from './servers.js';
+import { clearMissedProfiles } from './explain.js';
+import { buildRestwell, ROOT, stopPartner } from './servers.js';
 import { benchSettings } from './settings.js';
 import { judgeTargets } from './targets.js';
 import { ensureWrk } from './wrk.js';
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
     await buildRestwell();
   }
   mkdirSync(work, { recursive: true });
+  clearMissedProfiles();
   const ctx: BenchContext = { settings, work, progress };
   const rows: Row[] = [];
   let failed = false;
@@ -112,6 +114,7 @@ async function main(): Promise<number> {
       }
     }
   } finally {
+    await stopPartner();
     killAll();
     if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
   }
@@ -147,7 +150,8 @@ async function main(): Promise<number> {
     `- Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(2)} at start, ${loadAfter.toFixed(2)} at end (anything else using the CPU lowers and scatters every figure)`,
     `- Load generator: ${generator}. The SSE fan-out and outbound rows drive their own fixed-count bursts (raw sockets; autocannon), far below that ceiling (see bench/README.md).`,
     `- Timing: ${timing}; every server in its own child process on 127.0.0.1`,
-    '- Ratios: req/s divided by raw node:http (fixed body; GET rows by the GET ceiling, write rows by the POST ceiling) and by json-server in the same scenario.',
+    `- Ratios: req/s divided by raw node:http (fixed body; GET rows by the GET ceiling, write rows by the POST ceiling) and by json-server in the same scenario. A row a ratio target judges is instead measured in ${settings.pairedRounds} rounds of two back-to-back ${settings.pairedSeconds} s windows, raw node:http's and its own, and its ratio is the median of the rounds' ratios (its note lists them); its req/s and latencies are the medians of its windows.`,
+    `- A row that misses its target is then run ${settings.profileSeconds} s more under \`node --cpu-prof\`${settings.profileMisses ? '' : ' (not in this run: BENCH_PROFILE=0)'}: the "why" lines under the target summarise that profile, and its flame graph is in bench/profile/missed/.`,
     '- A row marked ⚠ had non-2xx responses, connection errors or a wrong first response: its figures are shown but count for no target.',
     '',
     markdownTable(rows),

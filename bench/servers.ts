@@ -13,6 +13,23 @@ export async function startRawHttp(): Promise<ServerProcess> {
   return startServer({ name: 'node:http', command: process.execPath, args: [join(ROOT, 'bench', 'raw-http-server.mjs'), String(port)], port });
 }
 
+let partner: Promise<ServerProcess> | undefined;
+
+/**
+ * The raw node:http server paired rows alternate with (bench/load.ts measurePaired): one for the whole
+ * run, started on first use and idle between rounds; {@link stopPartner} ends it.
+ */
+export function partnerRawHttp(): Promise<ServerProcess> {
+  return (partner ??= startRawHttp());
+}
+
+/** Stops the paired rows' raw node:http server, if one was started. */
+export async function stopPartner(): Promise<void> {
+  const started = partner;
+  partner = undefined;
+  await (await started?.catch(() => undefined))?.stop();
+}
+
 /** json-server 0.17.4 on a db.json (it rewrites that whole file after every write). */
 export async function startJsonServer(dbFile: string): Promise<ServerProcess> {
   const port = await freePort();
@@ -32,6 +49,8 @@ export interface RestwellOptions {
   config: string;
   /** Extra `serve` flags, e.g. `['--workers', '2']`. */
   args?: string[];
+  /** Flags for node itself, before the script (`--cpu-prof …` to profile a missed target). */
+  nodeArgs?: string[];
   name?: string;
 }
 
@@ -41,7 +60,7 @@ export async function startRestwell(options: RestwellOptions): Promise<ServerPro
   return startServer({
     name: options.name ?? 'Restwell',
     command: process.execPath,
-    args: [RESTWELL_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', options.db, '--config', options.config, ...(options.args ?? [])],
+    args: [...(options.nodeArgs ?? []), RESTWELL_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', options.db, '--config', options.config, ...(options.args ?? [])],
     cwd: ROOT,
     // Start-up lines only; request logging is off in Restwell and json-server runs --quiet.
     env: { LOG_LEVEL: 'warn' },

@@ -24,11 +24,26 @@ export interface BenchSettings {
   wrkThreads: number;
   /** Whether `BENCH_WRK_THREADS` fixed the thread count (the ceiling section then does not choose). */
   wrkThreadsFixed: boolean;
+  /**
+   * Rows a ratio target judges are measured in this many rounds, each a raw node:http window and the
+   * row's window back to back (the order alternating between rounds), so the ratio compares two servers
+   * under the same machine conditions; the row's req/s and latencies are the medians of its windows.
+   */
+  pairedRounds: number;
+  /** Seconds of each window of a paired round. */
+  pairedSeconds: number;
+  /**
+   * Whether a row that misses its target is measured once more under `node --cpu-prof` (its own window,
+   * after the judged ones) to print where the time goes. `BENCH_PROFILE=0` turns it off.
+   */
+  profileMisses: boolean;
+  /** Seconds of load the profile of a missed target covers (after a warm-up as long as the row's). */
+  profileSeconds: number;
   /** Existing-row counts for the POST scaling rows. */
   sizes: { small: number; medium: number; large: number };
 }
 
-/** Settings from the environment: `BENCH_QUICK=1` for a smoke run; `BENCH_CONNECTIONS` to override. */
+/** Settings from the environment: `BENCH_QUICK=1` for a smoke run; `BENCH_CONNECTIONS`, `BENCH_PROFILE=0` to override. */
 export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const quick = env.BENCH_QUICK === '1';
   const connections = Number(env.BENCH_CONNECTIONS ?? 32);
@@ -41,6 +56,10 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     slowDuration: quick ? 3 : 5,
     wrkThreads: Number(env.BENCH_WRK_THREADS ?? 1) || 1,
     wrkThreadsFixed: env.BENCH_WRK_THREADS !== undefined,
+    pairedRounds: quick ? 1 : 3,
+    pairedSeconds: quick ? 2 : 5,
+    profileMisses: env.BENCH_PROFILE !== '0',
+    profileSeconds: quick ? 2 : 6,
     sizes: { small: 1_000, medium: 100_000, large: 1_000_000 },
   };
 }

@@ -102,7 +102,7 @@ export function ensureWrk(progress: (line: string) => void): string {
 }
 
 /** Seconds of CPU (user + system) a process used so far, from /proc/<pid>/stat; undefined when gone. */
-function cpuSeconds(pid: number | 'self', children = false): number | undefined {
+export function cpuSeconds(pid: number | 'self', children = false): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after "pid (comm)": state is field 3; utime 14, stime 15, cutime 16, cstime 17 (1-based).

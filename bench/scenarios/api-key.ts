@@ -21,7 +21,8 @@ export async function apiKeyRows(ctx: BenchContext): Promise<Row[]> {
       const refused = await anonymousRefused(rw.url);
       if (refused) return na(refused);
       const plan = getById(small, { authorization: `Bearer ${key}` });
-      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true })];
+      const restart = (nodeArgs: string[]) => startRestwell({ ...db, name: server, nodeArgs });
+      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart })];
     });
   } catch (err) {
     return na(`n/a (${reason(err)})`);

@@ -14,7 +14,8 @@ export async function jwtRows(ctx: BenchContext): Promise<Row[]> {
   const na = (why: string) => [notRun(GROUPS.getById.id, GROUPS.getById.label, server, why, 'get')];
   if (!(await restwellSupports(['clients', 'create']))) return na('n/a (not built)');
   const { small } = ctx.settings.sizes;
-  const db = await seededDatabase(ctx, 'jwt-1k', small, { resource: PROTECTED_CHARACTERS });
+  // A fixed issuer, so the token stays valid when the server is started again on another port (to profile it).
+  const db = await seededDatabase(ctx, 'jwt-1k', small, { resource: PROTECTED_CHARACTERS, extra: { auth: { rateLimit: false, issuer: 'https://restwell-bench.invalid' } } });
   const created = await restwellCli(['clients', 'create', '--name', 'bench', '--scopes', '*', '--db', db.db]);
   const client = parseClient(created.stdout);
   if (created.code !== 0 || !client) return na(`n/a (clients create printed no client id and secret: ${(created.stderr || created.stdout).trim().slice(0, 160)})`);
@@ -25,7 +26,8 @@ export async function jwtRows(ctx: BenchContext): Promise<Row[]> {
       const token = await accessToken(rw.url, client);
       if (typeof token !== 'string') return na(`n/a (POST /oauth/token: ${token.error})`);
       const plan = getById(small, { authorization: `Bearer ${token}` });
-      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true })];
+      const restart = (nodeArgs: string[]) => startRestwell({ ...db, name: server, nodeArgs });
+      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart })];
     });
   } catch (err) {
     return na(`n/a (${reason(err)})`);

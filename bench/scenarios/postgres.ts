@@ -35,7 +35,10 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
     await seedOverHttp(rw.url, small);
     ctx.progress(`seeded ${small} characters into PostgreSQL schema ${schema} through the API`);
     return [
-      await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), skipIfPreflightFails: true }),
+      await runRow(ctx, {
+        ...{ group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), skipIfPreflightFails: true },
+        restart: (nodeArgs) => startRestwell({ db: url.toString(), config, name: server, nodeArgs }),
+      }),
       await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), skipIfPreflightFails: true }),
     ];
   } finally {

@@ -14,10 +14,11 @@ export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
   const rows: Row[] = [];
 
   const db1k = await seededDatabase(ctx, 'restwell-1k', small);
+  const restart1k = (nodeArgs: string[]) => startRestwell({ ...db1k, nodeArgs });
   await withServer(startRestwell(db1k), async (rw) => {
-    rows.push(await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small) }));
+    rows.push(await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), restart: restart1k }));
     rows.push(await runRow(ctx, { group: GROUPS.list.id, scenario: GROUPS.list.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: sortedPage('restwell'), check: pageCheck('restwell') }));
-    rows.push(await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
+    rows.push(await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), restart: restart1k }));
   });
 
   const db100k = await seededDatabase(ctx, 'restwell-100k', medium);
@@ -28,7 +29,10 @@ export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
   const db1m = await seededDatabase(ctx, 'restwell-1m', large);
   await withServer(startRestwell(db1m), async (rw) => {
     rows.push(
-      await runRow(ctx, { group: GROUPS.filtered1m.id, scenario: GROUPS.filtered1m.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getPath(FILTERED_PAGE_PATH), check: pageCheck('restwell', 'C') }),
+      await runRow(ctx, {
+        ...{ group: GROUPS.filtered1m.id, scenario: GROUPS.filtered1m.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid },
+        ...{ plan: getPath(FILTERED_PAGE_PATH), check: pageCheck('restwell', 'C'), restart: (nodeArgs) => startRestwell({ ...db1m, nodeArgs }) },
+      }),
     );
     rows.push(await runRow(ctx, { group: GROUPS.post1m.id, scenario: GROUPS.post1m.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
   });

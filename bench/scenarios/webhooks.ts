@@ -28,7 +28,8 @@ export async function webhookRows(ctx: BenchContext): Promise<Row[]> {
       const plan = signedDeliveries(secret, ctx.work);
       const first = await preflight(rw.url, plan);
       if (first.status === 404 || first.status === 405) return na('n/a (not built)');
-      return [await runRow(ctx, { group: GROUPS.webhooks.id, scenario: GROUPS.webhooks.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true })];
+      const restart = (nodeArgs: string[]) => startRestwell({ ...db, name: server, nodeArgs });
+      return [await runRow(ctx, { group: GROUPS.webhooks.id, scenario: GROUPS.webhooks.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart })];
     });
   } catch (err) {
     return na(`n/a (${reason(err)})`);

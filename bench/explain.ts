@@ -1,0 +1,149 @@
+// Why a row missed its target: its server is started once more under `node --cpu-prof` on the same data
+// and measured under the same load, and the profile says where the busy time went (phases of a
+// request, hottest functions, a flame graph in bench/profile/missed/), next to the CPU every process
+// on the machine spent per request over that window (the database server's share, say).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { breakdown, flameGraphSvg, keepFrom, readProfile, type Share } from './cpu-profile.js';
+import type { BenchContext } from './context.js';
+import { GROUPS, SERVERS } from './groups.js';
+import { measure, type RequestPlan, type Row } from './load.js';
+import type { ServerProcess } from './processes.js';
+import { ROOT } from './servers.js';
+
+/** Where the flame graphs of missed targets go; emptied at the start of every run (bench/run.ts). */
+export const MISSED_DIR = join(ROOT, 'bench', 'profile', 'missed');
+
+/** What the profile of a missed row found. */
+export type MissProfile =
+  | {
+      /** The flame graph, relative to the repository root. */
+      svg: string;
+      seconds: number;
+      rps: number;
+      /** The server's own CPU per request over the profiled window (µs; under the profiler, a few % more than without). */
+      serverUs: number;
+      /** Busy samples by phase of a request, and the hottest functions by self time. */
+      phases: Share[];
+      hottest: Share[];
+      /** Other processes' CPU per request over the same window (µs), busiest first: the database server, wrk, anything else running. */
+      others: Array<{ name: string; us: number }>;
+    }
+  | { error: string };
+
+/** Starts the row's server again with extra node flags (on the same data, same config). */
+export type Restart = (nodeArgs: string[]) => Promise<ServerProcess>;
+
+/** CPU seconds (user + system) of every process now, by pid, with its command name. */
+function processCpu(): Map<number, { name: string; seconds: number }> {
+  const out = new Map<number, { name: string; seconds: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(entry), { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** CPU each command name used between two snapshots, per request (µs), leaving out the given pids. */
+function othersPerRequest(before: Map<number, { name: string; seconds: number }>, after: Map<number, { name: string; seconds: number }>, requests: number, exclude: Set<number>): Array<{ name: string; us: number }> {
+  const byName = new Map<string, number>();
+  for (const [pid, a] of after) {
+    if (exclude.has(pid)) continue;
+    const used = a.seconds - (before.get(pid)?.seconds ?? 0);
+    if (used > 0) byName.set(a.name, (byName.get(a.name) ?? 0) + used);
+  }
+  return [...byName]
+    .map(([name, seconds]) => ({ name, us: (seconds * 1e6) / Math.max(requests, 1) }))
+    .filter((o) => o.us >= 1)
+    .sort((a, b) => b.us - a.us)
+    .slice(0, 4);
+}
+
+/**
+ * Profiles a row that missed its target: `restart` runs its server under `node --cpu-prof`, which gets
+ * the row's warm-up and then `settings.profileSeconds` of the same load; the samples of that window
+ * are summarised and drawn (bench/profile/missed/<group>-<server>.svg). Failures are reported, not thrown.
+ */
+export async function profileMiss(ctx: BenchContext, row: Row, plan: RequestPlan, restart: Restart): Promise<MissProfile> {
+  const dir = join(ctx.work, 'profiles');
+  const name = `${row.group}-${row.server.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}`;
+  mkdirSync(dir, { recursive: true });
+  ctx.progress(`${row.server.padEnd(26)} missed its target: ${ctx.settings.profileSeconds} s more under node --cpu-prof`);
+  try {
+    const server = await restart(['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`]);
+    let measured;
+    let before;
+    let after;
+    let tail: number;
+    try {
+      // The warm-up alone first, so the CPU snapshots bracket exactly the profiled window.
+      await measure(server.url, plan, ctx.settings, { duration: 1 });
+      before = processCpu();
+      measured = await measure(server.url, plan, ctx.settings, { warmup: 0, duration: ctx.settings.profileSeconds }, server.child.pid);
+      after = processCpu();
+    } finally {
+      const stopping = performance.now();
+      await server.stop();
+      tail = (performance.now() - stopping) / 1000;
+    }
+    const profile = readProfile(join(dir, `${name}.cpuprofile`));
+    // The profile ends when the server exits: keep the window, and the few idle ms of stopping.
+    keepFrom(profile, profile.endTime - (measured.seconds + tail + 0.2) * 1e6);
+    mkdirSync(MISSED_DIR, { recursive: true });
+    const svgFile = join(MISSED_DIR, `${name}.svg`);
+    writeFileSync(svgFile, flameGraphSvg(profile, `${row.server} — ${row.scenario} (${ctx.settings.profileSeconds} s under wrk, node --cpu-prof)`));
+    const b = breakdown(profile, 5);
+    const exclude = new Set([process.pid, server.child.pid!]);
+    return {
+      svg: relative(ROOT, svgFile),
+      seconds: measured.seconds,
+      rps: measured.rps,
+      serverUs: ((measured.cpu?.server ?? 0) * measured.seconds * 1e6) / Math.max(measured.requests, 1),
+      phases: b.phases,
+      hottest: b.selfTime,
+      others: othersPerRequest(before, after, measured.requests, exclude),
+    };
+  } catch (err) {
+    return { error: String((err as Error).message ?? err).split('\n')[0] };
+  }
+}
+
+/** Empties the folder of flame graphs, so what it holds is always this run's misses. */
+export function clearMissedProfiles(): void {
+  rmSync(MISSED_DIR, { recursive: true, force: true });
+}
+
+const share = (s: Share) => `${s.name} ${(s.share * 100).toFixed(0)}%`;
+
+/**
+ * What was found when each target was last worked on, with the profile that showed it (bench/README.md
+ * "Where the time goes" has the figures): printed under a miss after this run's own profile.
+ */
+const KNOWN_CAUSES: Record<string, string> = {
+  [`${GROUPS.getById.id}|${SERVERS.restwell}`]:
+    'node:http alone costs ~31 µs of CPU per GET and Fastify ~10 µs more (bench/profile/bare-fastify.mjs reaches ~0.8x); the cached read still makes one PRAGMA data_version (~6 µs, two fcntl syscalls) to prove no commit happened since, and the guard, negotiation and conditional headers take ~7 µs.',
+};
+
+/** The lines printed under a missed target: this run's profile of the row, then what is known of it. */
+export function explainMiss(row: Row): string[] {
+  const lines: string[] = [];
+  const p = row.profile;
+  if (p && 'error' in p) lines.push(`the profile could not be taken: ${p.error}`);
+  else if (p) {
+    const partnerUs = row.figures?.partnerUs;
+    const cpu = `server CPU ${p.serverUs.toFixed(0)} µs/request under the profiler` + (partnerUs ? ` (raw node:http: ${partnerUs.toFixed(0)} µs in the paired rounds)` : '');
+    lines.push(`a profile of the server under the same load: ${cpu}; its busy samples by phase: ${p.phases.filter((s) => s.share >= 0.02).map(share).join(', ')}`);
+    lines.push(`hottest functions (self time): ${p.hottest.map(share).join(', ')}; flame graph: ${p.svg}`);
+    if (p.others.length) lines.push(`other processes over the same window, CPU µs/request: ${p.others.map((o) => `${o.name} ${o.us.toFixed(0)}`).join(', ')}`);
+  }
+  const known = KNOWN_CAUSES[`${row.group}|${row.server}`];
+  if (known) lines.push(`known: ${known}`);
+  return lines;
+}
