@@ -27,6 +27,11 @@ const LEASE_MARGIN_MS = 10_000;
 const DERIVE_BATCH = 500;
 // Outcomes waiting to be written, per slot, before claiming stops: bounds memory when the database is slower than the receivers.
 const RECORDING_FACTOR = 4;
+// After a pass that found nothing, a commit signal waits this long since that pass before the next one:
+// a write burst that no endpoint subscribes to then costs at most 200 empty passes a second instead of
+// one per commit (13% of a durable POST's CPU in the profile), and the first event after a quiet spell
+// is still taken at once. A pass that finds work is followed at once, as before.
+const EMPTY_PASS_GAP_MS = 5;
 
 /**
  * The outbox worker of one node. It derives deliveries from the event log as soon as a commit
@@ -53,6 +58,10 @@ export class Dispatcher implements ManualAttempts {
   private stopped = true;
   private timer?: NodeJS.Timeout;
   private unlisten?: () => void;
+  /** When the last pass ended, if it found nothing to send (performance.now()); 0 after a pass that found work. */
+  private emptyPassEndedAt = 0;
+  /** The pass a commit signal asked for, while it waits out EMPTY_PASS_GAP_MS. */
+  private deferred?: NodeJS.Timeout;
 
   constructor(private readonly o: DispatcherOptions) {
     this.leaseMs = o.settings.connectTimeoutMs + o.settings.timeoutMs + LEASE_MARGIN_MS;
@@ -62,7 +71,7 @@ export class Dispatcher implements ManualAttempts {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unlisten = this.o.onEventsAppended(() => this.pump());
+    this.unlisten = this.o.onEventsAppended(() => this.signalled());
     this.timer = setInterval(() => this.pump(), this.o.settings.pollIntervalMs);
     this.timer.unref();
     this.pump();
@@ -76,6 +85,7 @@ export class Dispatcher implements ManualAttempts {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.deferred);
     this.unlisten?.();
     const unsent = this.queue.splice(0);
     const now = new Date().toISOString();
@@ -104,6 +114,17 @@ export class Dispatcher implements ManualAttempts {
     return { node: this.node, token: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + this.leaseMs).toISOString() };
   }
 
+  /** New events may be in the log: a pass now, or once EMPTY_PASS_GAP_MS has passed since a pass that found nothing. */
+  private signalled(): void {
+    if (this.deferred) return;
+    const wait = this.emptyPassEndedAt + EMPTY_PASS_GAP_MS - performance.now();
+    if (this.emptyPassEndedAt === 0 || wait <= 0) return this.pump();
+    this.deferred = setTimeout(() => {
+      this.deferred = undefined;
+      this.pump();
+    }, wait);
+  }
+
   /** Claims work until the slots are full or nothing is left; a call while one runs makes it go round once more. */
   private pump(): void {
     if (this.stopped) return;
@@ -113,31 +134,36 @@ export class Dispatcher implements ManualAttempts {
     }
     this.pumping = true;
     void this.claimAll()
+      .then((found) => (this.emptyPassEndedAt = found ? 0 : performance.now()))
       .catch((err) => this.o.log()?.error({ err: (err as Error).message }, 'webhook dispatcher could not claim deliveries; retrying at the next poll'))
       .finally(() => {
         this.pumping = false;
         if (this.again) {
           this.again = false;
-          this.pump();
+          this.signalled();
         }
       });
   }
 
-  private async claimAll(): Promise<void> {
+  /** One pass; true when it found anything to derive or claim. */
+  private async claimAll(): Promise<boolean> {
     this.again = false;
     this.saturated = false;
+    let found = false;
     while (!this.stopped) {
       if (this.free() <= 0) {
         this.saturated = true;
-        return;
+        return true;
       }
       const derived = await this.o.outbox.deriveDeliveries(Math.min(this.free(), DERIVE_BATCH), this.lease());
       this.enqueue(derived.claimed);
       const want = this.free();
       const due = want > 0 && !this.stopped ? await this.o.outbox.claimDue(want, this.lease()) : [];
       this.enqueue(due);
+      found ||= derived.derived > 0 || derived.claimed.length > 0 || due.length > 0;
       if (!derived.more && due.length < want) break;
     }
+    return found;
   }
 
   private enqueue(claims: ClaimedDelivery[]): void {
