@@ -14,6 +14,7 @@ import { claimKey } from './sqlite-idempotency.js';
 import { syncSqliteSchema } from './sqlite-schema.js';
 import { createSqliteTables } from './sqlite-tables.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
+import { WalChangeCounter } from './sqlite-wal-index.js';
 
 /**
  * The embedded engine: one better-sqlite3 connection in WAL mode. Writes go through a group
@@ -37,6 +38,10 @@ class SqliteEngine implements Engine {
   private seenVersion: unknown;
   /** Changes seen from elsewhere (data_version moves) and schema work here, for commitStamp. */
   private otherChanges = 0;
+  /** The wal-index's commit counter, read without SQLite (absent for a database in memory). */
+  private readonly walIndex?: WalChangeCounter;
+  /** Stamps handed out when the wal-index header could not be read consistently: each unique, so each misses the cache. */
+  private unknownStamps = 0;
 
   constructor(url: string) {
     const location = databaseLocation(url);
@@ -55,14 +60,17 @@ class SqliteEngine implements Engine {
     this.writer = new SqliteGroupCommit(this.db, path === ':memory:' ? undefined : `${path}-wal`);
     this.statements = new SqliteTransaction(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    if (path !== ':memory:') this.walIndex = WalChangeCounter.open(`${path}-shm`);
   }
 
   /**
-   * Moves on every commit: this connection's own go through the group commit (data_version does
-   * not count them), other connections' move data_version. Both counters only grow, so their sum
-   * changes whenever either does.
+   * Moves on every commit. From the wal-index's counter, which every commit of every connection
+   * increments; without one, this connection's own commits (counted by the group commit, as
+   * data_version does not count them) plus the moves of data_version (other connections'), which
+   * only grow, so their sum changes whenever either does.
    */
   commitStamp(): number {
+    if (this.walIndex) return this.walIndex.read() ?? --this.unknownStamps;
     const version = this.dataVersion.get();
     if (version !== this.seenVersion) {
       this.seenVersion = version;
@@ -102,6 +110,7 @@ class SqliteEngine implements Engine {
     // another process holds the lock they fail (503) instead, and the connection goes anyway.
     await this.writer.run(() => undefined).catch(() => undefined);
     this.writer.close();
+    this.walIndex?.close();
     this.db.close();
   }
 
