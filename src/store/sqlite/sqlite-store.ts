@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { ResourceDefinition } from '../../core/resource.js';
@@ -57,10 +57,12 @@ class SqliteEngine implements Engine {
     // LIKE must mean the same on every engine: case-sensitive (and then index-friendly for prefixes).
     this.db.pragma('case_sensitive_like = ON');
     this.whileStarting(() => createSqliteTables(this.db));
-    this.writer = new SqliteGroupCommit(this.db, path === ':memory:' ? undefined : `${path}-wal`);
+    // SQLite names its -wal and -shm files after the database's real path (symbolic links resolved).
+    const real = path === ':memory:' ? undefined : realpathSync(path);
+    this.writer = new SqliteGroupCommit(this.db, real && `${real}-wal`);
     this.statements = new SqliteTransaction(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
-    if (path !== ':memory:') this.walIndex = WalChangeCounter.open(`${path}-shm`);
+    if (real) this.walIndex = WalChangeCounter.open(`${real}-shm`);
   }
 
   /**
