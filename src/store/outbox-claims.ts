@@ -1,4 +1,5 @@
 import { toEvent } from './event-query.js';
+import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
 import type { ClaimedDelivery, Lease } from './outbox.js';
 import { flag, toEndpoint, toOutboundDelivery } from './outbox-rows.js';
@@ -16,9 +17,10 @@ export function* claimDue(tx: WriteTransaction, limit: number, lease: Lease): Fl
   return yield* leaseTo(tx, picked.map((r) => Number(r.seq)), lease);
 }
 
-/** True when some delivery is due by `now`; a read, so a pass that finds nothing commits nothing. */
+/** True when some delivery is due by `now`; a read, so a pass that finds nothing commits nothing (of a fixed shape: it runs on every pass). */
 export function* anyDue(s: Statements, now: string): Flow<boolean> {
-  return (yield* step(s.rows(dueQuery(s, now).limit(1).compile()))).length > 0;
+  const query = fixedShapeQuery(s.sql, 'outbox: any delivery due', ['pending', now, now, flag(s.codec, true), 1], () => dueQuery(s, now).limit(1));
+  return (yield* step(s.rows(query))).length > 0;
 }
 
 /** Pending deliveries of enabled endpoints, due by `now`, not leased (or the lease ran out). */

@@ -1,5 +1,6 @@
 import { matchesEventType, type EventRecord } from '../core/events.js';
 import { toEvent } from './event-query.js';
+import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
 import type { ClaimedDelivery, Lease, WebhookEndpoint } from './outbox.js';
 import { flag, newOutboundId, toEndpoint, toOutboundDelivery } from './outbox-rows.js';
@@ -86,14 +87,23 @@ function* insertDeliveries(tx: WriteTransaction, rows: Row[]): Flow<Row[]> {
 
 /**
  * True when some enabled endpoint has events to derive (its cursor is behind the log's end, or
- * `horizon`). A read: a pass that finds nothing opens no write transaction and commits nothing.
+ * `horizon`). A read: a pass that finds nothing opens no write transaction and commits nothing. One
+ * statement of a fixed shape, as it runs after every commit that appends events.
  */
 export function* anyBehind(s: Statements, horizon: number | undefined): Flow<boolean> {
-  let end = horizon;
-  if (end === undefined) {
-    const [last] = yield* step(s.rows(s.sql.selectFrom('_rw_events').select((eb) => eb.fn.max('seq').as('seq')).compile()));
-    end = Number(last?.seq ?? 0);
-  }
-  const behind = s.sql.selectFrom('_rw_hook_endpoints').select('id').where('enabled', '=', flag(s.codec, true)).where('cursor', '<', end).limit(1);
-  return (yield* step(s.rows(behind.compile()))).length > 0;
+  const on = flag(s.codec, true);
+  const query =
+    horizon === undefined
+      ? fixedShapeQuery(s.sql, 'outbox: any endpoint behind the log', [on, 1], () =>
+          s.sql
+            .selectFrom('_rw_hook_endpoints')
+            .select('id')
+            .where('enabled', '=', on)
+            .where('cursor', '<', s.sql.selectFrom('_rw_events').select((e) => e.fn.coalesce(e.fn.max('seq'), e.lit(0)).as('seq')))
+            .limit(1),
+        )
+      : fixedShapeQuery(s.sql, 'outbox: any endpoint behind a horizon', [on, horizon, 1], () =>
+          s.sql.selectFrom('_rw_hook_endpoints').select('id').where('enabled', '=', on).where('cursor', '<', horizon).limit(1),
+        );
+  return (yield* step(s.rows(query))).length > 0;
 }
