@@ -1,3 +1,4 @@
+import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { Flow } from './flow.js';
 import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
@@ -38,6 +39,11 @@ export interface Engine {
    * where the engine can tell that cheaply (SQLite); where absent, records are not cached.
    */
   commitStamp?(): number;
+  /**
+   * Reads one record by id where the engine has a cheaper way than a flow of `getRecord` (PostgreSQL
+   * batches the reads that arrive together). Like any read, it sees every commit acknowledged before it was called.
+   */
+  getRecord?(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined>;
   /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */

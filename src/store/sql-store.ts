@@ -46,6 +46,7 @@ export class SqlStore implements Store {
   }
 
   async get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
+    if (this.engine.getRecord) return this.engine.getRecord(resource, id);
     if (!this.cache) return this.engine.read((s) => getRecord(s, resource, id));
     // The stamp is taken before the read: a record read across a commit is kept under the stamp before
     // it, which the next lookup (under the commit's stamp) drops.

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { ClaimResult, Engine } from '../engine.js';
 import { runLater, type Flow } from '../flow.js';
@@ -6,6 +7,7 @@ import type { IdempotencyClaim } from '../idempotency.js';
 import { SqlStore } from '../sql-store.js';
 import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
+import { ByIdReader } from './postgres-by-id.js';
 import { describe, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
 import { claimKey } from './postgres-idempotency.js';
@@ -50,15 +52,21 @@ export class PostgresStore extends SqlStore {
 class PostgresEngine implements Engine {
   private readonly writer: Writer;
   private readonly statements: PostgresStatements;
+  private readonly byId: ByIdReader;
   private listener?: PostgresListener;
 
   constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly connectionString: string) {
     this.writer = new Writer(pool, schemaKey);
     this.statements = new PostgresStatements(pool);
+    this.byId = new ByIdReader(pool);
   }
 
   read<T>(flow: (s: Statements) => Flow<T>): Promise<T> {
     return this.guard(() => runLater(flow(this.statements)));
+  }
+
+  getRecord(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined> {
+    return this.guard(() => this.byId.get(resource, id));
   }
 
   /** On the pool: each statement commits on its own, durably, before it answers. */
