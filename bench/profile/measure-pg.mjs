@@ -115,12 +115,14 @@ for (const s of servers) wrk(s.url, 3);
 const results = new Map(servers.map((s) => [s.name, []]));
 for (let r = 1; r <= rounds; r++) {
   for (const s of servers) {
-    const pids = s.app ? await backends(s.app) : [];
+    const before = new Map((s.app ? await backends(s.app) : []).map((pid) => [pid, cpuMs(pid)]));
     const node0 = cpuMs(s.child.pid);
-    const pg0 = pids.map(cpuMs);
     const w = wrk(s.url);
     const nodeUs = ((cpuMs(s.child.pid) - node0) / w.total) * 1000;
-    const pgUs = (pids.reduce((sum, pid, i) => sum + cpuMs(pid) - pg0[i], 0) / w.total) * 1000;
+    // A pool drops connections idle for 30 s (while the other servers had their turns), so the run may
+    // have been served by backends started during it: all of their CPU is the run's.
+    const pids = s.app ? [...new Set([...before.keys(), ...(await backends(s.app))])] : [];
+    const pgUs = (pids.reduce((sum, pid) => sum + cpuMs(pid) - (before.get(pid) ?? 0), 0) / w.total) * 1000;
     results.get(s.name).push({ ...w, nodeUs, pgUs });
     const pgPart = s.app ? `  postgres ${pgUs.toFixed(1)} µs/req (${pids.length} backends)` : '';
     console.log(`round ${r} ${s.name.padEnd(8)} ${w.rps.toFixed(0).padStart(7)} req/s  p99 ${w.p99}  node ${nodeUs.toFixed(1)} µs/req${pgPart}${w.non2xx ? `  NON-2XX ${w.non2xx}` : ''}`);
