@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Engine } from './engine.js';
 import type { EventSignal } from './event-signal.js';
 import { step, type Flow } from './flow.js';
@@ -58,11 +58,28 @@ function* receive(s: Statements, d: NewDelivery): Flow<{ created: boolean; deliv
     id: d.id, source: d.source, event_id: d.eventId, received_at: d.receivedAt, headers: JSON.stringify(d.headers), content_type: d.contentType, body: d.body,
     verification: JSON.stringify(d.verification), status: d.status, next_attempt_at: d.nextAttemptAt, last_error: d.lastError, response: JSON.stringify(d.response),
   };
-  const insert = s.sql.insertInto('_rw_inbox').values(row).onConflict((oc) => oc.columns(['source', 'event_id']).doNothing()).returning('seq');
-  const [inserted] = yield* step(s.rows(insert.compile()));
+  const [inserted] = yield* step(s.rows(insertQuery(s.sql, row)));
   if (inserted) return { created: true, delivery: { ...d, seq: Number(inserted.seq), attempts: 0, attemptLog: [] } };
   const existing = yield* one(s, [d.source, d.eventId], (q) => q.where('source', '=', d.source).where('event_id', '=', d.eventId));
   return { created: false, delivery: existing! };
+}
+
+/** The insert's SQL text, per query builder (engine): it depends only on the column names, which never change. */
+const insertTexts = new WeakMap<object, string>();
+
+/**
+ * `INSERT … ON CONFLICT (source, event_id) DO NOTHING RETURNING seq` of one delivery row. Building
+ * it with Kysely cost about as much as running it, on the path every delivery takes, so its text
+ * is built once and each delivery binds its own values; the text is kept only when Kysely bound
+ * exactly the row's values, in order, so it means what Kysely would have built for any row.
+ */
+function insertQuery(sql: Kysely<any>, row: Record<string, unknown>): CompiledQuery {
+  const values = Object.values(row);
+  const text = insertTexts.get(sql);
+  if (text !== undefined) return CompiledQuery.raw(text, values);
+  const query = sql.insertInto('_rw_inbox').values(row).onConflict((oc) => oc.columns(['source', 'event_id']).doNothing()).returning('seq').compile();
+  if (query.parameters.length === values.length && query.parameters.every((p, i) => p === values[i])) insertTexts.set(sql, query.sql);
+  return query;
 }
 
 function* deliveries(s: Statements, select: (inbox: Select) => Select): Flow<Delivery[]> {
