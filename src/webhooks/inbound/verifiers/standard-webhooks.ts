@@ -1,7 +1,6 @@
 import { headerValue } from './headers.js';
-import { safeEqualAny } from '../../../core/safe-equal.js';
 import {
-  standardWebhooksHeaders, standardWebhooksKey as decodeKey, standardWebhooksSignature, v1Signatures, WebhookSecretError,
+  matchesSignature, standardWebhooksHeaders, standardWebhooksKey as decodeKey, standardWebhooksSignature, v1Signatures, WebhookSecretError,
 } from '../../standard-webhooks-signature.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, VerifyConfigError, type Verifier } from './types.js';
@@ -17,13 +16,26 @@ export function standardWebhooksKey(secret: string): Buffer {
   }
 }
 
+/** Decoded keys by secret: a source's secret is decoded once, not on every delivery. Bounded, as secrets come from config. */
+const keys = new Map<string, Buffer>();
+
+function keyFor(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = standardWebhooksKey(secret);
+    if (keys.size >= 64) keys.clear();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /**
  * Standard Webhooks v1 (also Svix's `svix-*` headers): HMAC-SHA256 of `id.timestamp.body`,
  * several space-separated `v1,<base64>` signatures allowed (key rotation), ±tolerance seconds.
  */
 export const verifyStandardWebhooks: Verifier = (input, config) => {
   const opts = requireOptions(config, 'Standard Webhooks', 'secret');
-  const key = standardWebhooksKey(opts.secret!);
+  const key = keyFor(opts.secret!);
   const h = (name: string) => headerValue(input.headers, `webhook-${name}`) ?? headerValue(input.headers, `svix-${name}`);
   const id = h('id');
   const ts = h('timestamp');
@@ -37,8 +49,7 @@ export const verifyStandardWebhooks: Verifier = (input, config) => {
   if (candidates.length === 0) return fail('malformed', 'webhook-signature has no v1 signature');
   const expected = standardWebhooksSignature(key, id, ts.trim(), input.rawBody);
   // Each presented signature is compared against the one we compute; any may match.
-  const ok = safeEqualAny(expected, candidates);
-  if (!ok) return fail('bad_signature', 'no webhook-signature matches the body and secret');
+  if (!matchesSignature(expected, candidates)) return fail('bad_signature', 'no webhook-signature matches the body and secret');
   return { ok: true, eventId: id, timestamp: time.ms };
 };
 
