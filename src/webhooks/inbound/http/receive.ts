@@ -36,8 +36,9 @@ export function receiveWebhook(ctx: WebhookContext) {
     if (rawBody.length > source.bodyLimit) return sendProblem(request, reply, 'body-too-large', `source ${name} accepts bodies up to ${source.bodyLimit} bytes`);
 
     const headers = request.headers as HeaderMap;
-    const url = `${ctx.publicUrl ?? `${request.protocol}://${request.host}`}${request.originalUrl}`;
-    const verified = verify(source.scheme, { rawBody, headers, url, contentType }, source.verify);
+    // Only the schemes that sign the URL read it: built on demand, not for every delivery.
+    const input = { rawBody, headers, contentType, get url() { return `${ctx.publicUrl ?? `${request.protocol}://${request.host}`}${request.originalUrl}`; } };
+    const verified = verify(source.scheme, input, source.verify);
     if (!verified.ok) {
       const flood = hub.limiter.hit(UNVERIFIED_PER_ADDRESS, request.ip);
       if (!flood.allowed) {
