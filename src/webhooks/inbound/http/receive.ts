@@ -12,6 +12,7 @@ import { sendRateLimited, UNVERIFIED_PER_ADDRESS } from '../delivery-limits.js';
 import { keptHeaders } from '../kept-headers.js';
 import { parsePayload } from '../payload/parse-payload.js';
 import { acceptsContentType, normalize, PayloadError, type NormalizeResult } from '../providers/index.js';
+import { isoFormatter } from './iso-time.js';
 import { acceptedResponse, rejectedResponse, sendStored } from './responses.js';
 import type { Source } from '../sources.js';
 import { verify, type HeaderMap } from '../verifiers/index.js';
@@ -24,6 +25,9 @@ import { verify, type HeaderMap } from '../verifiers/index.js';
  */
 export function receiveWebhook(ctx: WebhookContext) {
   const hub = ctx.webhooks;
+  // One memo for the receiving clock, one for signed times: they tick apart.
+  const receivedIso = isoFormatter();
+  const signedIso = isoFormatter();
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const name = (request.params as { source: string }).source;
     const source = hub.sources.get(name);
@@ -54,7 +58,7 @@ export function receiveWebhook(ctx: WebhookContext) {
     }
 
     const id = newDeliveryId();
-    const receivedAt = new Date().toISOString();
+    const receivedAt = receivedIso(Date.now());
     let eventId = verified.eventId && !source.idHeader && !source.idPath ? verified.eventId : undefined;
     let message: NormalizeResult | undefined;
     let rejection: string | undefined;
@@ -88,7 +92,7 @@ export function receiveWebhook(ctx: WebhookContext) {
       headers: keptHeaders(headers, source),
       contentType,
       body: rawBody,
-      verification: { scheme: source.scheme, ...(verified.timestamp ? { signedAt: new Date(verified.timestamp).toISOString() } : {}) },
+      verification: { scheme: source.scheme, ...(verified.timestamp ? { signedAt: signedIso(verified.timestamp) } : {}) },
       status,
       nextAttemptAt: status === 'received' ? new Date(Date.parse(receivedAt) + ctx.config.webhooks.workerDelayMs).toISOString() : null,
       lastError: storableError(rejection ?? null),
