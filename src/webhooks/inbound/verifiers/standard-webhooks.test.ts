@@ -46,6 +46,25 @@ describe('Standard Webhooks verifier', () => {
     assert.equal(verifyStandardWebhooks(input(body, h), { secret }).ok, true);
   });
 
+  it('rejects a signature one character short or long, or of the right length in other characters', () => {
+    const body = '{"a":1}';
+    const h = libraryHeaders(body);
+    const good = h['webhook-signature'].slice(3);
+    for (const sig of [good.slice(0, -1), `${good}A`, `${good.slice(0, -1)}é`, 'A'.repeat(good.length)]) {
+      const r = verifyStandardWebhooks(input(body, { ...h, 'webhook-signature': `v1,${sig}` }), { secret });
+      assert.equal(!r.ok && r.code, 'bad_signature', sig);
+    }
+  });
+
+  it('verifies with whichever secret the config holds now, one source after another', () => {
+    const body = '{}';
+    const other = 'whsec_' + Buffer.from('another key, rotated in').toString('base64');
+    assert.equal(verifyStandardWebhooks(input(body, libraryHeaders(body)), { secret }).ok, true);
+    assert.equal(verifyStandardWebhooks(input(body, libraryHeaders(body, 'msg_1', now, other)), { secret: other }).ok, true);
+    assert.equal(verifyStandardWebhooks(input(body, libraryHeaders(body)), { secret: other }).ok, false);
+    assert.equal(verifyStandardWebhooks(input(body, libraryHeaders(body, 'msg_1', now, other)), { secret }).ok, false);
+  });
+
   it('accepts svix-* headers', () => {
     const body = '{}';
     const h = libraryHeaders(body);
