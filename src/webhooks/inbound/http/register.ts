@@ -14,7 +14,14 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: WebhookContext,
   hub.log = app.log;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: hub.maxBodyLimit }, (_request, body, done) => done(null, body));
+    const keepRaw = (_request: unknown, body: Buffer | string, done: (err: Error | null, body?: unknown) => void) => done(null, body);
+    const raw = { parseAs: 'buffer' as const, bodyLimit: hub.maxBodyLimit };
+    // The same parser under the types the configured providers send, then for any other: Fastify
+    // remembers which parser a Content-Type gets only when a named type matched it, and parses the
+    // header again for every request that falls through to the catch-all.
+    const named = [...new Set([...hub.sources.values()].flatMap((s) => s.provider.contentTypes))];
+    if (named.length) scope.addContentTypeParser(named, raw, keepRaw);
+    scope.addContentTypeParser('*', raw, keepRaw);
     // Refuse an announced oversize body before reading it. A callback hook, not an async one: every
     // delivery passes here, and an async hook costs a promise and a microtask turn per request.
     scope.addHook('onRequest', (request, reply, done) => {
