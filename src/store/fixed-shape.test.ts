@@ -32,3 +32,12 @@ test('a text whose bound values are not the values given, in order, is not kept:
   assert.equal(builds, 2);
   assert.deepEqual(other.parameters, ['Bob', 1]);
 });
+
+test('a call with an undefined value (left out of an insert by Kysely) is built on its own, never bound to the kept text', () => {
+  const insert = (row: Record<string, unknown>) => fixedShapeQuery(sqliteBuilder, 'test: insert', Object.values(row), () => sqliteBuilder.insertInto('people').values(row));
+  const full = insert({ name: 'Ann', note: 'x' });
+  const partial = insert({ name: 'Bob', note: undefined });
+  assert.notEqual(partial.sql, full.sql);
+  assert.deepEqual(partial.parameters, ['Bob']);
+  assert.deepEqual(insert({ name: 'Cy', note: 'y' }).parameters, ['Cy', 'y']);
+});

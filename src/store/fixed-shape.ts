@@ -15,6 +15,8 @@ export function fixedShapeQuery(sql: Kysely<any>, shape: string, values: unknown
   let byShape = texts.get(sql);
   if (!byShape) texts.set(sql, (byShape = new Map()));
   const text = byShape.get(shape);
+  // Kysely leaves out an insert's undefined values: such a call has a shape of its own, built afresh.
+  if (values.includes(undefined)) return build().compile();
   if (text !== undefined) return CompiledQuery.raw(text, values);
   const query = build().compile();
   if (query.parameters.length === values.length && query.parameters.every((p, i) => p === values[i])) byShape.set(shape, query.sql);

@@ -1,6 +1,7 @@
-import { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
+import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
 import type { ListQuery, Page } from './list-query.js';
 import { buildListQuery, pageOf } from './list-sql.js';
@@ -13,19 +14,9 @@ export function* getRecord(s: Statements, resource: ResourceDefinition, id: Reco
   return row ? rowToRecord(resource, row, s.codec) : undefined;
 }
 
-/** The SQL of a read by id, per query builder (engine) and resource. */
-const byIdSql = new WeakMap<object, Map<string, string>>();
-
-/** Read by id is the hottest query: its SQL is built once per resource, not once per request. */
+/** Read by id is the hottest query: of a fixed shape per resource, built once. */
 function selectById(s: Statements, resource: ResourceDefinition, id: RecordId): CompiledQuery {
-  let sqls = byIdSql.get(s.sql);
-  if (!sqls) byIdSql.set(s.sql, (sqls = new Map()));
-  let sql = sqls.get(resource.name);
-  if (sql === undefined) {
-    sql = s.sql.selectFrom(resource.name).selectAll().where('id', '=', id).compile().sql;
-    sqls.set(resource.name, sql);
-  }
-  return CompiledQuery.raw(sql, [id]);
+  return fixedShapeQuery(s.sql, `record by id: ${resource.name}`, [id], () => s.sql.selectFrom(resource.name).selectAll().where('id', '=', id));
 }
 
 /** One page of a list, and the total when asked for. */

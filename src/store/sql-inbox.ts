@@ -1,6 +1,7 @@
-import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
 import type { Engine } from './engine.js';
 import type { EventSignal } from './event-signal.js';
+import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
 import { toDelivery, type AttemptOutcome, type Delivery, type DeliveryStatus, type Inbox, type NewDelivery } from './inbox.js';
 import { settleDelivery } from './inbox-settle.js';
@@ -66,22 +67,11 @@ function* receive(s: Statements, d: NewDelivery): Flow<{ created: boolean; deliv
   return { created: false, delivery: existing! };
 }
 
-/** The insert's SQL text, per query builder (engine): it depends only on the column names, which never change. */
-const insertTexts = new WeakMap<object, string>();
-
-/**
- * `INSERT … ON CONFLICT (source, event_id) DO NOTHING RETURNING seq` of one delivery row. Building
- * it with Kysely cost about as much as running it, on the path every delivery takes, so its text
- * is built once and each delivery binds its own values; the text is kept only when Kysely bound
- * exactly the row's values, in order, so it means what Kysely would have built for any row.
- */
+/** `INSERT … ON CONFLICT (source, event_id) DO NOTHING RETURNING seq` of one delivery row, of a fixed shape: it runs for every delivery. */
 function insertQuery(sql: Kysely<any>, row: Record<string, unknown>): CompiledQuery {
-  const values = Object.values(row);
-  const text = insertTexts.get(sql);
-  if (text !== undefined) return CompiledQuery.raw(text, values);
-  const query = sql.insertInto('_rw_inbox').values(row).onConflict((oc) => oc.columns(['source', 'event_id']).doNothing()).returning('seq').compile();
-  if (query.parameters.length === values.length && query.parameters.every((p, i) => p === values[i])) insertTexts.set(sql, query.sql);
-  return query;
+  return fixedShapeQuery(sql, 'inbox: insert a delivery', Object.values(row), () =>
+    sql.insertInto('_rw_inbox').values(row).onConflict((oc) => oc.columns(['source', 'event_id']).doNothing()).returning('seq'),
+  );
 }
 
 function* deliveries(s: Statements, select: (inbox: Select) => Select): Flow<Delivery[]> {
