@@ -4,7 +4,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
 import type { ListQuery, Page } from './list-query.js';
-import { buildListQuery, pageOf } from './list-sql.js';
+import { compileListQuery, pageOf } from './list-sql.js';
 import { rowToRecord } from './records.js';
 import type { Statements } from './statements.js';
 
@@ -21,8 +21,8 @@ function selectById(s: Statements, resource: ResourceDefinition, id: RecordId): 
 
 /** One page of a list, and the total when asked for. */
 export function* listRecords(s: Statements, resource: ResourceDefinition, query: ListQuery): Flow<Page> {
-  const { rows, count } = buildListQuery(s.sql, resource, query, s.codec);
-  const found = yield* step(s.rows(rows.compile()));
-  const total = count ? Number((yield* step(s.rows(count.compile())))[0]!.n) : undefined;
+  const { rows, count } = compileListQuery(s.sql, resource, query, s.codec);
+  const found = yield* step(s.rows(rows));
+  const total = count ? Number((yield* step(s.rows(count)))[0]!.n) : undefined;
   return pageOf(resource, found, query, s.codec, total);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { defineResources } from '../../core/resource.js';
-import { buildListQuery } from '../list-sql.js';
+import { compileListQuery } from '../list-sql.js';
 import type { ListQuery } from '../list-query.js';
 import { decode, encode } from './sqlite-codec.js';
 import { sqliteBuilder } from './sqlite-kysely.js';
@@ -14,8 +14,7 @@ const [people] = defineResources({
 
 /** EXPLAIN QUERY PLAN of the page query a list request compiles to. */
 function plan(db: BetterSqlite3.Database, query: Partial<ListQuery>): string {
-  const { rows } = buildListQuery(sqliteBuilder, people, { filters: [], sort: [], limit: 20, ...query }, { encode, decode });
-  const c = rows.compile();
+  const { rows: c } = compileListQuery(sqliteBuilder, people, { filters: [], sort: [], limit: 20, ...query }, { encode, decode });
   return (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...(c.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
 }
 
