@@ -28,11 +28,12 @@ export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
 }
 
 function pageLinks(resource: ResourceDefinition, raw: Record<string, string | string[]>, params: ListParams, records: StoredRecord[], hasMore: boolean): Record<string, Link> {
-  const base = Object.entries(raw).filter(([k]) => k !== 'cursor');
+  // Every link of the page is the request's query less its cursor, plus the link's own cursor last:
+  // the shared part is encoded once.
+  const base = new URLSearchParams(Object.entries(raw).flatMap(([k, v]) => (k === 'cursor' ? [] : [v].flat().map((x) => [k, x] as [string, string])))).toString();
   const href = (cursor?: string) => {
-    const qs = new URLSearchParams(base.flatMap(([k, v]) => [v].flat().map((x) => [k, x] as [string, string])));
-    if (cursor) qs.set('cursor', cursor);
-    const s = qs.toString();
+    const own = cursor ? new URLSearchParams({ cursor }).toString() : '';
+    const s = base && own ? `${base}&${own}` : base || own;
     return `/${resource.name}${s ? `?${s}` : ''}`;
   };
   const after = params.query.after;
