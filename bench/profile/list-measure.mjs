@@ -4,7 +4,7 @@
 // (utime+stime from /proc/<pid>/stat) around every wrk run: CPU µs per request, with wrk's p50/p99.
 //
 //   npm run build && node bench/profile/list-measure.mjs --db1m FILE --db1k FILE --config FILE
-//       [--base DIR] [--rounds 3] [--seconds 10] [--only filtered,sorted] [--profile DIR]
+//       [--base DIR] [--rounds 3] [--seconds 10] [--only filtered,sorted] [--profile DIR] [--port 28710]
 //
 // The databases come from bench/seed-sqlite.ts (seedSqlite with bench/data.ts's config). The base build
 // serves its own copy of each database (copied next to the original), never under load at the same
@@ -39,6 +39,8 @@ async function restwell(name, cwd, db, port, profile) {
   const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
   children.push(child);
   for (let i = 0; i < 400; i++) {
+    // Another process on the port would answer for a server that could not listen.
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}); is port ${port} taken?`);
     try {
       await fetch(`http://127.0.0.1:${port}/characters?limit=1`).then((r) => r.arrayBuffer());
       return { name, child, url: `http://127.0.0.1:${port}` };
@@ -73,7 +75,7 @@ function wrk(url, duration = seconds) {
 }
 
 const scenarios = [];
-let port = 18180;
+let port = Number(opt('port', 28710));
 for (const kind of only) {
   if (!dbs[kind]) throw new Error(`--db${kind === 'filtered' ? '1m' : '1k'} is required for ${kind}`);
   const server = await restwell(`list-${kind}`, root, dbs[kind], port++, profileDir);
