@@ -4,7 +4,7 @@
 // (utime+stime from /proc/<pid>/stat) around every wrk run: CPU µs per request, with wrk's p50/p99.
 //
 //   npm run build && node bench/profile/list-measure.mjs --db1m FILE --db1k FILE --config FILE
-//       [--base DIR] [--rounds 3] [--seconds 10] [--only filtered,sorted] [--profile DIR] [--port 28710]
+//       [--base DIR] [--rounds 3] [--seconds 10] [--only filtered,sorted,byid] [--profile DIR] [--port 28710]
 //
 // The databases come from bench/seed-sqlite.ts (seedSqlite with bench/data.ts's config). The base build
 // serves its own copy of each database (copied next to the original), never under load at the same
@@ -27,8 +27,9 @@ const only = opt('only', 'filtered,sorted').split(',');
 const baseRoot = opt('base', undefined);
 const profileDir = opt('profile', undefined);
 const configFile = opt('config', undefined);
-const dbs = { filtered: opt('db1m', undefined), sorted: opt('db1k', undefined) };
-const paths = { filtered: '/characters?limit=20&sort=name&name[startsWith]=C', sorted: '/characters?limit=20&sort=name' };
+const dbs = { filtered: opt('db1m', undefined), sorted: opt('db1k', undefined), byid: opt('db1k', undefined) };
+// byid: GET of one record, the floor every request pays (HTTP, routing, hooks), to compare the pages with.
+const paths = { filtered: '/characters?limit=20&sort=name&name[startsWith]=C', sorted: '/characters?limit=20&sort=name', byid: '/characters/1' };
 
 const children = [];
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
@@ -51,10 +52,10 @@ async function restwell(name, cwd, db, port, profile) {
   throw new Error(`${name} did not start`);
 }
 
-/** utime + stime of a process, in ms (clock ticks are 10 ms on Linux). */
+/** utime + stime of a process, and stime alone (the kernel's share: socket writes), in ms (clock ticks are 10 ms on Linux). */
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { all: (Number(fields[11]) + Number(fields[12])) * 10, sys: Number(fields[12]) * 10 };
 }
 
 /** wrk's latency percentiles are printed with a unit (us, ms, s); in ms. */
@@ -95,16 +96,18 @@ for (let r = 1; r <= rounds; r++) {
   for (const s of scenarios) {
     const before = cpuMs(s.server.child.pid);
     const w = wrk(s.url);
-    const us = ((cpuMs(s.server.child.pid) - before) / w.total) * 1000;
-    results.get(s.name).push({ ...w, us });
-    console.log(`round ${r} ${s.name.padEnd(16)} ${w.rps.toFixed(0).padStart(6)} req/s  p50 ${w.p50.toFixed(2)} ms  p99 ${w.p99.toFixed(2)} ms  cpu ${us.toFixed(0)} µs/req${w.non2xx ? `  NON-2XX ${w.non2xx}` : ''}`);
+    const after = cpuMs(s.server.child.pid);
+    const us = ((after.all - before.all) / w.total) * 1000;
+    const sys = ((after.sys - before.sys) / w.total) * 1000;
+    results.get(s.name).push({ ...w, us, sys });
+    console.log(`round ${r} ${s.name.padEnd(16)} ${w.rps.toFixed(0).padStart(6)} req/s  p50 ${w.p50.toFixed(2)} ms  p99 ${w.p99.toFixed(2)} ms  cpu ${us.toFixed(0)} µs/req (sys ${sys.toFixed(0)})${w.non2xx ? `  NON-2XX ${w.non2xx}` : ''}`);
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`\nmedians of ${rounds} rounds, wrk -t1 -c32 -d${seconds}s, ${new Date().toISOString()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 for (const [name, xs] of results) {
   const m = (k) => median(xs.map((x) => x[k]));
-  console.log(`${name.padEnd(16)} ${m('rps').toFixed(0).padStart(6)} req/s  p50 ${m('p50').toFixed(2)} ms  p99 ${m('p99').toFixed(2)} ms  cpu ${m('us').toFixed(0)} µs/req`);
+  console.log(`${name.padEnd(16)} ${m('rps').toFixed(0).padStart(6)} req/s  p50 ${m('p50').toFixed(2)} ms  p99 ${m('p99').toFixed(2)} ms  cpu ${m('us').toFixed(0)} µs/req (sys ${m('sys').toFixed(0)})`);
 }
 for (const s of scenarios) s.server.child.kill('SIGTERM');
 await sleep(1500);
