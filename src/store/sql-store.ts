@@ -10,6 +10,7 @@ import type { Inbox } from './inbox.js';
 import type { ListQuery, Page } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import type { Outbox } from './outbox.js';
+import { PageCache } from './page-cache.js';
 import { RecordCache } from './record-cache.js';
 import { getRecord, listRecords } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
@@ -27,11 +28,16 @@ export class SqlStore implements Store {
   private watching = false;
   /** Hot reads by id skip SQL while nothing has committed since (only where the engine stamps commits). */
   private readonly cache?: RecordCache;
+  /** Hot list pages likewise: the same list request between two commits runs its SQL once. */
+  private readonly pages?: PageCache;
 
   constructor(private readonly engine: Engine) {
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
-    if (engine.commitStamp) this.cache = new RecordCache();
+    if (engine.commitStamp) {
+      this.cache = new RecordCache();
+      this.pages = new PageCache();
+    }
   }
 
   onEventsAppended(listener: () => void): () => void {
@@ -58,8 +64,15 @@ export class SqlStore implements Store {
     return record;
   }
 
-  list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
-    return this.engine.read((s) => listRecords(s, resource, query));
+  async list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
+    if (!this.pages) return this.engine.read((s) => listRecords(s, resource, query));
+    // As in get: the stamp is taken before the read, so a page read across a commit is dropped next time.
+    const stamp = this.engine.commitStamp!();
+    const hit = this.pages.get(resource.name, query, stamp);
+    if (hit) return hit;
+    const page = await this.engine.read((s) => listRecords(s, resource, query));
+    this.pages.set(resource.name, query, stamp, page);
+    return page;
   }
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {

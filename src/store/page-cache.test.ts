@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { defineResources } from '../core/resource.js';
+import { engines } from '../test-support/engines.js';
+import type { ListQuery, Page } from './list-query.js';
+import { openStore } from './open.js';
+import { PageCache } from './page-cache.js';
+
+const [notes] = defineResources({ resources: { notes: { fields: { text: { type: 'string' } } } } });
+const query = (text: unknown): ListQuery => ({ filters: [{ field: 'text', op: 'eq', value: text }], sort: [], limit: 20 });
+const page = (...ids: number[]): Page => ({ records: ids.map((id) => ({ id, version: 1, gen: 'g', createdAt: '', updatedAt: '', owner: null, data: { text: String(id) } })), hasMore: false });
+
+describe('PageCache', () => {
+  test('serves a page only to the same query, under the stamp it was read under', () => {
+    const cache = new PageCache();
+    assert.equal(cache.get('notes', query('1'), 1), undefined);
+    cache.set('notes', query('1'), 1, page(1));
+    assert.equal(cache.get('notes', query('1'), 1)?.records[0]?.id, 1);
+    assert.equal(cache.get('notes', query(1), 1), undefined, 'a value of another type is another query');
+    assert.equal(cache.get('notes', { ...query('1'), owner: 'u1' }, 1), undefined, 'another owner');
+    assert.equal(cache.get('other', query('1'), 1), undefined);
+    assert.equal(cache.get('notes', query('1'), 2), undefined, 'another stamp drops everything');
+    assert.equal(cache.get('notes', query('1'), 1), undefined);
+  });
+
+  test('keeps no page read under an older stamp, freezes what it keeps, and holds at most maxPages', () => {
+    const cache = new PageCache(2);
+    cache.get('notes', query('a'), 2);
+    cache.set('notes', query('a'), 1, page(1));
+    assert.equal(cache.get('notes', query('a'), 2), undefined);
+    const kept = page(2);
+    for (const q of ['a', 'b', 'c']) cache.set('notes', query(q), 2, q === 'c' ? kept : page(3));
+    assert.ok(Object.isFrozen(kept) && Object.isFrozen(kept.records) && Object.isFrozen(kept.records[0]) && Object.isFrozen(kept.records[0]!.data));
+    assert.equal(cache.get('notes', query('a'), 2), undefined);
+    assert.equal(cache.get('notes', query('c'), 2), kept);
+  });
+});
+
+for (const engine of engines) {
+  test(`a list never misses a committed write, made through this store or another connection (${engine.name})`, async () => {
+    const url = engine.freshUrl();
+    const a = await openStore(url);
+    await a.sync([notes], { allowDestructive: false });
+    const b = await openStore(url);
+    const texts = async () => (await a.list(notes, { filters: [], sort: [{ field: 'text', descending: false }], limit: 20 })).records.map((r) => r.data.text);
+    try {
+      await a.insert(notes, { text: 'one' });
+      assert.deepEqual(await texts(), ['one']);
+      assert.deepEqual(await texts(), ['one']);
+      await a.insert(notes, { text: 'two' });
+      assert.deepEqual(await texts(), ['one', 'two'], 'own write');
+      const { id } = await b.insert(notes, { text: 'three' });
+      assert.deepEqual(await texts(), ['one', 'three', 'two'], 'the other connection’s write');
+      await b.mutate(notes, id, () => ({ delete: true }));
+      assert.deepEqual(await texts(), ['one', 'two'], 'the other connection’s delete');
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+}
