@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
-import { halRecord, type Link } from '../../http/hal.js';
+import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
+import { pageBody } from './list-body.js';
 import { encodeCursor, parseListParams, type ListParams } from './list-params.js';
 
 /** `GET|HEAD /{collection}`: a filtered, sorted page with first/next/prev links (HAL and `Link`). */
@@ -13,17 +14,12 @@ export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
     const params = parseListParams(resource, raw, ctx.resources);
     const page = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
     const links = pageLinks(resource, raw, params, page.records, page.hasMore);
-    const body = {
-      _links: links,
-      count: page.records.length,
-      ...(page.total !== undefined ? { total: page.total } : {}),
-      _embedded: { [resource.name]: page.records.map((r) => sparse(halRecord(resource, r), params.fields)) },
-    };
+    const { body, json } = pageBody(resource, page, links, params.fields);
     const link = Object.entries(links)
       .filter(([rel]) => rel !== 'self')
       .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)
       .join(', ');
-    return sendRepresentation(request, reply, 200, body, { link: link || undefined });
+    return sendRepresentation(request, reply, 200, body, { link: link || undefined }, json);
   };
 }
 
@@ -50,12 +46,4 @@ function pageLinks(resource: ResourceDefinition, raw: Record<string, string | st
 function valueOf(record: StoredRecord, field: string): unknown {
   if (field === 'id' || field === 'createdAt' || field === 'updatedAt') return record[field];
   return record.data[field];
-}
-
-function sparse(body: Record<string, unknown>, fields?: string[]): Record<string, unknown> {
-  if (!fields) return body;
-  const out: Record<string, unknown> = { id: body.id };
-  for (const f of fields) out[f] = body[f];
-  out._links = body._links;
-  return out;
 }

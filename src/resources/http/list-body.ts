@@ -1,0 +1,45 @@
+import type { ResourceDefinition } from '../../core/resource.js';
+import { halRecord, type Link } from '../../http/hal.js';
+import type { Page } from '../../store/list-query.js';
+
+/** A page's records as HAL bodies, and the JSON of their array. */
+interface Items {
+  items: Record<string, unknown>[];
+  json: string;
+}
+
+/** The items of each page the store shares between requests (see itemsOf). */
+const built = new WeakMap<Page, Items>();
+
+/**
+ * The body of a list page and its JSON text (exactly `JSON.stringify(body)`). A frozen page is one
+ * the store's page cache shares between requests until the next commit: its records are turned
+ * into HAL and serialized once, and each request only adds its own links around them (the same
+ * page may be asked for with its parameters in another order, and then links another way).
+ */
+export function pageBody(resource: ResourceDefinition, page: Page, links: Record<string, Link>, fields?: string[]): { body: Record<string, unknown>; json: string } {
+  const { items, json } = itemsOf(resource, page, fields);
+  const total = page.total !== undefined ? { total: page.total } : {};
+  const body = { _links: links, count: page.records.length, ...total, _embedded: { [resource.name]: items } };
+  const head = JSON.stringify({ _links: links, count: page.records.length, ...total });
+  return { body, json: `${head.slice(0, -1)},"_embedded":{${JSON.stringify(resource.name)}:${json}}}` };
+}
+
+function itemsOf(resource: ResourceDefinition, page: Page, fields?: string[]): Items {
+  // A sparse fieldset is another representation of the same page: built each time, not kept.
+  const shared = !fields && Object.isFrozen(page);
+  let done = shared ? built.get(page) : undefined;
+  if (done) return done;
+  const items = page.records.map((r) => sparse(halRecord(resource, r), fields));
+  done = { items, json: JSON.stringify(items) };
+  if (shared) built.set(page, Object.freeze(done));
+  return done;
+}
+
+function sparse(body: Record<string, unknown>, fields?: string[]): Record<string, unknown> {
+  if (!fields) return body;
+  const out: Record<string, unknown> = { id: body.id };
+  for (const f of fields) out[f] = body[f];
+  out._links = body._links;
+  return out;
+}
