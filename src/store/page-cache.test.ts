@@ -23,16 +23,22 @@ describe('PageCache', () => {
     assert.equal(cache.get('notes', query('1'), 1), undefined);
   });
 
-  test('keeps no page read under an older stamp, freezes what it keeps, and holds at most maxPages', () => {
-    const cache = new PageCache(2);
+  test('keeps no page read under an older stamp, freezes what it keeps, and holds at most maxRecords', () => {
+    const cache = new PageCache(3);
     cache.get('notes', query('a'), 2);
     cache.set('notes', query('a'), 1, page(1));
     assert.equal(cache.get('notes', query('a'), 2), undefined);
     const kept = page(2);
-    for (const q of ['a', 'b', 'c']) cache.set('notes', query(q), 2, q === 'c' ? kept : page(3));
+    cache.set('notes', query('a'), 2, page(1, 2));
+    cache.set('notes', query('b'), 2, kept);
     assert.ok(Object.isFrozen(kept) && Object.isFrozen(kept.records) && Object.isFrozen(kept.records[0]) && Object.isFrozen(kept.records[0]!.data));
-    assert.equal(cache.get('notes', query('a'), 2), undefined);
-    assert.equal(cache.get('notes', query('c'), 2), kept);
+    assert.equal(cache.get('notes', query('b'), 2), kept);
+    cache.set('notes', query('c'), 2, page(3));
+    assert.equal(cache.get('notes', query('a'), 2), undefined, 'the oldest page goes: four records were one too many');
+    assert.equal(cache.get('notes', query('c'), 2)?.records.length, 1);
+    cache.set('notes', query('d'), 2, page(4, 5, 6, 7));
+    assert.equal(cache.get('notes', query('b'), 2), undefined);
+    assert.equal(cache.get('notes', query('d'), 2)?.records.length, 4, 'a page larger than the bound is still kept, alone');
   });
 });
 
