@@ -60,7 +60,7 @@ export class SqliteStatements implements SchemaStatements {
  * name an object literal would treat specially (`__proto__`): such a statement keeps object rows.
  * Column names reach the code only quoted by JSON.stringify.
  */
-export function rowMaker(columns: string[]): ((values: unknown[]) => Row) | undefined {
+function rowMaker(columns: string[]): ((values: unknown[]) => Row) | undefined {
   if (columns.includes('__proto__')) return undefined;
   return new Function('v', `return { ${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => Row;
 }
