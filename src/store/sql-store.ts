@@ -12,6 +12,7 @@ import { insertRecord, mutateRecord } from './mutate.js';
 import type { Outbox } from './outbox.js';
 import { PageCache } from './page-cache.js';
 import { RecordCache } from './record-cache.js';
+import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
@@ -30,6 +31,8 @@ export class SqlStore implements Store {
   private readonly cache?: RecordCache;
   /** Hot list pages likewise: the same list request between two commits runs its SQL once. */
   private readonly pages?: PageCache;
+  /** The commit stamp the caches are checked against, taken once per turn of the event loop. */
+  private readonly stamp?: TurnStamp;
 
   constructor(private readonly engine: Engine) {
     this.inbox = new SqlInbox(engine, this.appended);
@@ -37,6 +40,7 @@ export class SqlStore implements Store {
     if (engine.commitStamp) {
       this.cache = new RecordCache();
       this.pages = new PageCache();
+      this.stamp = new TurnStamp(() => engine.commitStamp!());
     }
   }
 
@@ -56,7 +60,7 @@ export class SqlStore implements Store {
     if (!this.cache) return this.engine.read((s) => getRecord(s, resource, id));
     // The stamp is taken before the read: a record read across a commit is kept under the stamp before
     // it, which the next lookup (under the commit's stamp) drops.
-    const stamp = this.engine.commitStamp!();
+    const stamp = await this.stamp!.next();
     const hit = this.cache.get(resource.name, id, stamp);
     if (hit) return hit;
     const record = await this.engine.read((s) => getRecord(s, resource, id));
@@ -67,7 +71,7 @@ export class SqlStore implements Store {
   async list(resource: ResourceDefinition, query: ListQuery): Promise<Page> {
     if (!this.pages) return this.engine.read((s) => listRecords(s, resource, query));
     // As in get: the stamp is taken before the read, so a page read across a commit is dropped next time.
-    const stamp = this.engine.commitStamp!();
+    const stamp = await this.stamp!.next();
     const hit = this.pages.get(resource.name, query, stamp);
     if (hit) return hit;
     const page = await this.engine.read((s) => listRecords(s, resource, query));
