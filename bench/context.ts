@@ -33,6 +33,11 @@ export interface RowSpec {
   pid?: number;
   /** Starts the row's server again (same data and config) with node flags: a row that misses its target is then profiled. */
   restart?: Restart;
+  /**
+   * Measured in paired rounds with raw node:http (measurePaired) even without a ratio target of its own:
+   * rows a target compares with a paired row (POST at 100k and 1M against POST at 1k) are measured alike.
+   */
+  pair?: boolean;
 }
 
 /** Measures one row; a first request that fails is named in the row's note (and flags the row). */
@@ -44,7 +49,7 @@ export async function runRow(ctx: BenchContext, spec: RowSpec): Promise<Row> {
     : `first request got ${first.status || 'no answer'}: ${first.body.replace(/\s+/g, ' ').slice(0, 160)}`;
   if (failure && spec.skipIfPreflightFails) return { ...base, note: `n/a (${failure})` };
   ctx.progress(`${spec.server.padEnd(26)} ${spec.scenario}`);
-  const paired = ratioTargetOf(spec.group, spec.server) && spec.ceiling ? await pairedRow(ctx, spec) : undefined;
+  const paired = spec.ceiling && (spec.pair || ratioTargetOf(spec.group, spec.server)) ? await pairedRow(ctx, spec) : undefined;
   const measurement = paired?.measurement ?? (await measure(spec.url, spec.plan, ctx.settings, spec.timing, spec.pid));
   const ranOut = measurement.exhausted ? 'wrk ran out of prepared requests before the window ended: req/s is too low, rerun' : undefined;
   const row: Row = { ...base, measurement, warning: [failure, ranOut].filter(Boolean).join('; ') || undefined, ...paired?.extra };

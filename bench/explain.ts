@@ -128,7 +128,17 @@ const share = (s: Share) => `${s.name} ${(s.share * 100).toFixed(0)}%`;
  */
 const KNOWN_CAUSES: Record<string, string> = {
   [`${GROUPS.getById.id}|${SERVERS.restwell}`]:
-    'node:http alone costs ~31 µs of CPU per GET and Fastify ~10 µs more (bench/profile/bare-fastify.mjs reaches ~0.8x); the cached read still makes one PRAGMA data_version (~6 µs, two fcntl syscalls) to prove no commit happened since, and the guard, negotiation and conditional headers take ~7 µs.',
+    'node:http alone costs ~20-31 µs of CPU per GET and Fastify ~10 µs more (bench/profile/bare-fastify.mjs reaches ~0.8x); the record, its JSON and ETag come from the per-process cache, whose freshness check is one pread of the WAL-index header (~1-2 µs); the rest is the guard, negotiation and conditional headers (~7 µs). Half or more of the busy samples are the response write syscall, which raw node:http pays too.',
+  [`${GROUPS.getById.id}|${SERVERS.apiKey}`]: 'the anonymous GET path plus a token-cache lookup of the Authorization header (~1-5 µs); the key itself is verified once per cache lifetime (auth.cacheTtl).',
+  [`${GROUPS.getById.id}|${SERVERS.jwt}`]: 'the anonymous GET path plus a token-cache lookup of the Authorization header (~1-5 µs); the signature is verified once per cache lifetime (auth.cacheTtl).',
+  [`${GROUPS.post1k.id}|${SERVERS.restwell}`]:
+    "a durable write is SQLite's work (INSERT … RETURNING of the record and of its event, BEGIN/COMMIT writing the WAL pages) and an fsync started off the event loop before the 201, ~45% of the busy samples; raw node:http answers a fixed body without reading the request. The group commit shares one transaction and one fsync among the writes of a turn of the event loop.",
+  [`${GROUPS.getById.id}|${SERVERS.postgres}`]:
+    'reads by id that arrive together go out as one prepared statement per resource (src/store/postgres/postgres-by-id.ts); the PostgreSQL backends run on the same 2 cores as Node and wrk (their CPU is in the "other processes" line above).',
+  [`${GROUPS.filtered1mUncached.id}|${SERVERS.restwell}`]:
+    "without the page cache a page is SQLite's walk of the name index from 'C' and its read of 21 rows scattered over a 1M-row table (~115 of ~170 µs of server CPU in an experiment that skipped only that call), then ~20 µs to build the page's HAL and JSON and ~10 µs its links; the SQL text is built once per query shape. p99 follows the CPU per request: 32 connections queue on one core.",
+  [`${GROUPS.webhooks.id}|${SERVERS.restwell}`]:
+    "each delivery is verified (an HMAC-SHA256 of the body, ~11% of the busy samples) and stored durably before the 2xx (INSERT into the inbox with its unique and due indexes, BEGIN/COMMIT, fsync: ~38%); writes that arrive during an fsync wait for it, so a slow disk (fsyncs of 3-19 ms on a busy machine against 0.25 ms idle) caps the deliveries per second.",
 };
 
 /** The lines printed under a missed target: this run's profile of the row, then what is known of it. */

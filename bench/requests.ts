@@ -31,6 +31,23 @@ export function sortedPage(dialect: 'restwell' | 'json-server'): RequestPlan {
 export const FILTERED_PAGE_PATH = '/characters?limit=20&sort=name&name%5BstartsWith%5D=C';
 
 /**
+ * The same page as FILTERED_PAGE_PATH, its URL made new for every request by a filter that only leaves
+ * out one number (`number[ne]=n`, n = 1..100,000 in turn): Restwell keeps recent pages until the next
+ * commit, so the fixed URL is served from that cache after its first request; this one runs the SQL
+ * (the same walk of the name index from 'C', one more comparison per row) every time.
+ */
+export function uncachedFilteredPage(): RequestPlan {
+  const path = `${FILTERED_PAGE_PATH}&number%5Bne%5D={n}`;
+  const count = 100_000;
+  let n = 0;
+  return {
+    method: 'GET',
+    path: () => path.replace('{n}', String((n++ % count) + 1)),
+    wrk: () => ({ script: 'get.lua', args: [path, String(count), '0'] }),
+  };
+}
+
+/**
  * `POST /characters` with a name that never repeats (a repeat would be a 409 on Restwell): the preflight's
  * from `uniqueCharacterBody` ("bench <pid> <n>"), wrk's from bench/wrk/post.lua ("bench <run tag>-<thread>-<n>",
  * the tag new for every wrk run), so the two never meet either.

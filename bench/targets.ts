@@ -75,7 +75,7 @@ export function rowMissesTarget(row: Row): boolean {
   const ratio = ratioTargetOf(row.group, row.server);
   if (ratio) return row.figures?.pairedRatio !== undefined && row.figures.pairedRatio < ratio.min;
   if (row.server !== SERVERS.restwell) return false;
-  if (row.group === GROUPS.filtered1m.id) return m.p99 >= PAGE_P99_MS;
+  if (row.group === GROUPS.filtered1mUncached.id) return m.p99 >= PAGE_P99_MS;
   if (row.group === GROUPS.webhooks.id) return m.rps < INGESTION_PER_SECOND;
   return false;
 }
@@ -108,8 +108,10 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
     return judged(ratioTarget(t.target, row, t.group === GROUPS.post1k.id ? rawPost : rawGet, t.min, true), row);
   });
 
-  const filtered = find(rows, GROUPS.filtered1m.id, SERVERS.restwell);
-  const pageTarget = `filtered sorted page of 20 over 1M rows: p99 < ${PAGE_P99_MS} ms at 32 connections`;
+  // Judged where every request runs the SQL: the fixed URL of the scenario is served from the page
+  // cache after its first request, which says nothing about the index walk over 1M rows.
+  const filtered = find(rows, GROUPS.filtered1mUncached.id, SERVERS.restwell);
+  const pageTarget = `filtered sorted page of 20 over 1M rows: p99 < ${PAGE_P99_MS} ms at 32 connections (a new URL each request, so no page cache hit)`;
   const pageOk = usable([filtered]);
   if (!pageOk.ok) results.push({ target: pageTarget, status: pageOk.status, detail: pageOk.why });
   else if (connections !== 32) results.push({ target: pageTarget, status: 'n/a', detail: `run used ${connections} connections, not 32` });
@@ -147,8 +149,14 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
   if (!postsOk.ok) results.push({ target: across, status: postsOk.status, detail: postsOk.why });
   else {
     const rps = posts.map((r) => r!.measurement!.rps);
-    const spread = (1 - Math.min(...rps) / Math.max(...rps)) * 100;
-    results.push(below(across, spread, 20, `${rps.map(fmt).join(' / ')} req/s: slowest is ${spread.toFixed(0)}% below fastest`, ' points', (n) => n.toFixed(0)));
+    // Compared by their ratios to raw node:http in their own paired rounds when all have them: the
+    // three rows run minutes apart, and the machine's speed moves more than that in between.
+    const ratios = posts.map((r) => r!.figures?.pairedRatio);
+    const byRatio = ratios.every((x) => x !== undefined);
+    const values = byRatio ? (ratios as number[]) : rps;
+    const spread = (1 - Math.min(...values) / Math.max(...values)) * 100;
+    const shown = `${rps.map(fmt).join(' / ')} req/s${byRatio ? ` (${ratios.map((x) => `${x!.toFixed(2)}x`).join(' / ')} raw node:http in their paired rounds)` : ''}: slowest is ${spread.toFixed(0)}% below fastest`;
+    results.push(below(across, spread, 20, shown, ' points', (n) => n.toFixed(0)));
   }
 
   // Outbound delivery: one row carries both figures (req/s = deliveries/s of a burst, p99 = idle event→delivery).

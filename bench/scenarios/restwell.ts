@@ -1,12 +1,13 @@
 import { runRow, seededDatabase, type BenchContext } from '../context.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
-import { createCharacter, FILTERED_PAGE_PATH, getById, getPath, pageCheck, sortedPage } from '../requests.js';
+import { createCharacter, FILTERED_PAGE_PATH, getById, getPath, pageCheck, sortedPage, uncachedFilteredPage } from '../requests.js';
 import { startRestwell, withServer } from '../servers.js';
 
 /**
  * Restwell on SQLite: reads and POST at 1k rows, POST at 100k, and at 1M the filtered sorted page
- * (measured first, on exactly 1M rows) and POST. Each size is its own freshly seeded database.
+ * (measured first, on exactly 1M rows: a new URL each request, then the fixed URL) and POST. Each
+ * size is its own freshly seeded database.
  */
 export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
   const { small, medium, large } = ctx.settings.sizes;
@@ -23,18 +24,19 @@ export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
 
   const db100k = await seededDatabase(ctx, 'restwell-100k', medium);
   await withServer(startRestwell(db100k), async (rw) => {
-    rows.push(await runRow(ctx, { group: GROUPS.post100k.id, scenario: GROUPS.post100k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
+    rows.push(await runRow(ctx, { group: GROUPS.post100k.id, scenario: GROUPS.post100k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), pair: true }));
   });
 
   const db1m = await seededDatabase(ctx, 'restwell-1m', large);
   await withServer(startRestwell(db1m), async (rw) => {
     rows.push(
       await runRow(ctx, {
-        ...{ group: GROUPS.filtered1m.id, scenario: GROUPS.filtered1m.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid },
-        ...{ plan: getPath(FILTERED_PAGE_PATH), check: pageCheck('restwell', 'C'), restart: (nodeArgs) => startRestwell({ ...db1m, nodeArgs }) },
+        ...{ group: GROUPS.filtered1mUncached.id, scenario: GROUPS.filtered1mUncached.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid },
+        ...{ plan: uncachedFilteredPage(), check: pageCheck('restwell', 'C'), restart: (nodeArgs) => startRestwell({ ...db1m, nodeArgs }) },
       }),
+      await runRow(ctx, { group: GROUPS.filtered1m.id, scenario: GROUPS.filtered1m.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getPath(FILTERED_PAGE_PATH), check: pageCheck('restwell', 'C') }),
     );
-    rows.push(await runRow(ctx, { group: GROUPS.post1m.id, scenario: GROUPS.post1m.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter() }));
+    rows.push(await runRow(ctx, { group: GROUPS.post1m.id, scenario: GROUPS.post1m.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), pair: true }));
   });
   return rows;
 }
