@@ -128,7 +128,7 @@ const share = (s: Share) => `${s.name} ${(s.share * 100).toFixed(0)}%`;
  */
 const KNOWN_CAUSES: Record<string, string> = {
   [`${GROUPS.getById.id}|${SERVERS.restwell}`]:
-    'node:http alone costs ~20-31 µs of CPU per GET and Fastify ~10 µs more (bench/profile/bare-fastify.mjs reaches ~0.8x); the record, its JSON and ETag come from the per-process cache, whose freshness check is one pread of the WAL-index header (~1-2 µs); the rest is the guard, negotiation and conditional headers (~7 µs). Half or more of the busy samples are the response write syscall, which raw node:http pays too.',
+    "node:http alone costs ~16-31 µs of CPU per GET (the machine's load moves it) and bare Fastify 1-10 µs more (bench/profile/bare-fastify.mjs); the record, its JSON and ETag come from the per-process cache, checked against one pread of the WAL-index header per turn of the event loop; what is left is Restwell's hooks (guard, negotiation, conditional and Vary headers) and Fastify's per-request logger, ~2-3 µs each. Most busy samples are the response's write syscall, which raw node:http pays too (V8's sampler over-counts syscalls).",
   [`${GROUPS.getById.id}|${SERVERS.apiKey}`]: 'the anonymous GET path plus a token-cache lookup of the Authorization header (~1-5 µs); the key itself is verified once per cache lifetime (auth.cacheTtl).',
   [`${GROUPS.getById.id}|${SERVERS.jwt}`]: 'the anonymous GET path plus a token-cache lookup of the Authorization header (~1-5 µs); the signature is verified once per cache lifetime (auth.cacheTtl).',
   [`${GROUPS.post1k.id}|${SERVERS.restwell}`]:
