@@ -63,6 +63,11 @@ export function rowToRecord(resource: ResourceDefinition, row: Record<string, an
   };
 }
 
+/** The columns of a resource's table that rowToRecord reads: the server-managed ones, then the fields. */
+export function recordColumnNames(resource: ResourceDefinition): string[] {
+  return ['id', '_version', '_gen', '_created_at', '_updated_at', '_owner', ...resource.fields.map((f) => f.name)];
+}
+
 /** The column values of a record, in field order, for INSERT and UPDATE. */
 export function recordColumns(resource: ResourceDefinition, record: Omit<StoredRecord, 'id'> & { id?: RecordId }, codec: Codec): Record<string, unknown> {
   const cols: Record<string, unknown> = {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import { rowToRecord } from '../records.js';
+import { recordColumnNames, rowToRecord } from '../records.js';
 import type { Row } from '../statements.js';
 import { pgCodec } from './postgres-codec.js';
 import { pgBuilder } from './postgres-kysely.js';
@@ -90,8 +90,7 @@ const statements = new WeakMap<ResourceDefinition, { name: string; text: string 
 function statementOf(resource: ResourceDefinition): { name: string; text: string } {
   let statement = statements.get(resource);
   if (!statement) {
-    const columns = ['id', '_version', '_gen', '_created_at', '_updated_at', '_owner', ...resource.fields.map((f) => f.name)];
-    const { sql: text } = pgBuilder.selectFrom(resource.name).select(columns).where('id', '=', sql<RecordId>`any(${[]})`).compile();
+    const { sql: text } = pgBuilder.selectFrom(resource.name).select(recordColumnNames(resource)).where('id', '=', sql<RecordId>`any(${[]})`).compile();
     statement = { name: `rw_by_id_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
     statements.set(resource, statement);
   }
