@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { characterName, characterNumber, writeRestwellConfig } from './data.js';
 import { profileMiss, type Restart } from './explain.js';
-import { measure, measurePaired, type Measurement, type RequestPlan, type Row } from './load.js';
+import { cpuUsPerRequest, measure, measurePaired, median, type Measurement, type RequestPlan, type Row } from './load.js';
 import { createCharacter, getById, preflight } from './requests.js';
 import { partnerRawHttp } from './servers.js';
 import { ratioTargetOf, rowMissesTarget } from './targets.js';
@@ -58,20 +58,19 @@ export async function runRow(ctx: BenchContext, spec: RowSpec): Promise<Row> {
 }
 
 /** CPU µs per request of one wrk window (NaN when the server's CPU was not read). */
-const usPerRequest = (r: WrkResult) => ((r.cpu.server ?? Number.NaN) * r.seconds * 1e6) / Math.max(r.requests, 1);
+const usPerRequest = (r: WrkResult) => cpuUsPerRequest(r.cpu.server ?? Number.NaN, r.seconds, r.requests);
 
 /** A row a ratio target judges, measured in rounds alternating with raw node:http (see measurePaired). */
 async function pairedRow(ctx: BenchContext, spec: RowSpec): Promise<{ measurement: Measurement; extra: Pick<Row, 'figures' | 'note'> }> {
   const raw = await partnerRawHttp();
   const partner = { url: raw.url, pid: raw.child.pid, plan: spec.ceiling === 'post' ? createCharacter() : getById(ctx.settings.sizes.small) };
   const { measurement, rounds, ratio } = await measurePaired(spec.url, spec.plan, ctx.settings, spec.pid, partner);
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const figures = {
     pairedRatio: ratio,
     pairedRounds: rounds.length,
-    partnerRps: mid(rounds.map((r) => r.partner.rps)),
-    rowUs: mid(rounds.map((r) => usPerRequest(r.row))),
-    partnerUs: mid(rounds.map((r) => usPerRequest(r.partner))),
+    partnerRps: median(rounds.map((r) => r.partner.rps)),
+    rowUs: median(rounds.map((r) => usPerRequest(r.row))),
+    partnerUs: median(rounds.map((r) => usPerRequest(r.partner))),
   };
   const fmt = (n: number) => Math.round(n).toLocaleString('en');
   const cpu = Number.isFinite(figures.rowUs) && Number.isFinite(figures.partnerUs) ? `; server CPU ${figures.rowUs.toFixed(0)} µs/request against raw's ${figures.partnerUs.toFixed(0)}` : '';

@@ -2,14 +2,15 @@
 // and measured under the same load, and the profile says where the busy time went (phases of a
 // request, hottest functions, a flame graph in bench/profile/missed/), next to the CPU every process
 // on the machine spent per request over that window (the database server's share, say).
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { breakdown, flameGraphSvg, keepFrom, readProfile, type Share } from './cpu-profile.js';
 import type { BenchContext } from './context.js';
 import { GROUPS, SERVERS } from './groups.js';
-import { measure, type RequestPlan, type Row } from './load.js';
+import { cpuUsPerRequest, measure, type RequestPlan, type Row } from './load.js';
 import type { ServerProcess } from './processes.js';
 import { ROOT } from './servers.js';
+import { processStat } from './wrk.js';
 
 /** Where the flame graphs of missed targets go; emptied at the start of every run (bench/run.ts). */
 export const MISSED_DIR = join(ROOT, 'bench', 'profile', 'missed');
@@ -38,15 +39,9 @@ export type Restart = (nodeArgs: string[]) => Promise<ServerProcess>;
 function processCpu(): Map<number, { name: string; seconds: number }> {
   const out = new Map<number, { name: string; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(entry), { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
-    } catch {
-      // The process ended between the listing and the read.
-    }
+    // A process that ended between the listing and the read has no stat.
+    const stat = /^\d+$/.test(entry) ? processStat(Number(entry)) : undefined;
+    if (stat) out.set(Number(entry), stat);
   }
   return out;
 }
@@ -105,7 +100,7 @@ export async function profileMiss(ctx: BenchContext, row: Row, plan: RequestPlan
       svg: relative(ROOT, svgFile),
       seconds: measured.seconds,
       rps: measured.rps,
-      serverUs: ((measured.cpu?.server ?? 0) * measured.seconds * 1e6) / Math.max(measured.requests, 1),
+      serverUs: cpuUsPerRequest(measured.cpu?.server ?? 0, measured.seconds, measured.requests),
       phases: b.phases,
       hottest: b.selfTime,
       others: othersPerRequest(before, after, measured.requests, exclude),

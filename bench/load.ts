@@ -144,11 +144,17 @@ export interface PairedRound {
   row: WrkResult;
 }
 
-const median = (xs: number[]) => {
+/** The median of some figures (the mean of the middle two for an even count). */
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
+}
+
+/** Server CPU per request in µs, from the cores it used over a window of `seconds` that answered `requests`. */
+export function cpuUsPerRequest(cores: number, seconds: number, requests: number): number {
+  return (cores * seconds * 1e6) / Math.max(requests, 1);
+}
 
 /** Several windows of one server as one measurement: req/s and latencies are medians, counts are sums. */
 function combined(results: WrkResult[], settings: BenchSettings): Measurement {

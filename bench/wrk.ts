@@ -101,18 +101,25 @@ export function ensureWrk(progress: (line: string) => void): string {
   return available!.version;
 }
 
-/** Seconds of CPU (user + system) a process used so far, from /proc/<pid>/stat; undefined when gone. */
-export function cpuSeconds(pid: number | 'self', children = false): number | undefined {
+/**
+ * A process's command name and CPU seconds (user + system) so far, its own and its reaped children's,
+ * from /proc/<pid>/stat; undefined when it is gone.
+ */
+export function processStat(pid: number | 'self'): { name: string; seconds: number; childSeconds: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after "pid (comm)": state is field 3; utime 14, stime 15, cutime 16, cstime 17 (1-based).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const at = (n: number) => Number(fields[n - 3]);
-    const ticks = children ? at(16) + at(17) : at(14) + at(15);
-    return ticks / 100; // USER_HZ is 100 on Linux.
+    const at = (n: number) => Number(fields[n - 3]) / 100; // USER_HZ is 100 on Linux.
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: at(14) + at(15), childSeconds: at(16) + at(17) };
   } catch {
     return undefined;
   }
+}
+
+function cpuSeconds(pid: number | 'self', children = false): number | undefined {
+  const stat = processStat(pid);
+  return children ? stat?.childSeconds : stat?.seconds;
 }
 
 /** The resident set size of a process in MiB (VmRSS of /proc/<pid>/status). */
