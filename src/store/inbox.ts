@@ -1,5 +1,4 @@
-import { randomFillSync } from 'node:crypto';
-import { V7Generator } from 'uuidv7';
+import { newUuidHex } from '../core/ids.js';
 import type { RecordId } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
@@ -86,26 +85,9 @@ export interface AttemptOutcome {
 /** Keeps the attempt log bounded: the first attempt and the latest ones. */
 export const ATTEMPT_LOG_MAX = 20;
 
-/**
- * Random words for delivery ids, drawn from the CSPRNG 256 at a time: the library's default draws
- * 8 at a time, a native call every few deliveries on the path every delivery takes.
- */
-const random = {
-  words: new Uint32Array(256),
-  next: 256,
-  nextUint32(): number {
-    if (this.next === this.words.length) {
-      randomFillSync(this.words);
-      this.next = 0;
-    }
-    return this.words[this.next++]!;
-  },
-};
-const deliveryIds = new V7Generator(random);
-
-/** A new public delivery id: `whd_` and a UUIDv7 in hex (time-ordered, so inserts append to the id index). */
+/** A new public delivery id: `whd_` and a UUIDv7 in hex. */
 export function newDeliveryId(): string {
-  return `whd_${deliveryIds.generate().toHex()}`;
+  return `whd_${newUuidHex()}`;
 }
 
 /** The attempt log after appending one entry, trimmed to {@link ATTEMPT_LOG_MAX}. */

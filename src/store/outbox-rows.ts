@@ -1,4 +1,4 @@
-import { uuidv7 } from 'uuidv7';
+import { newUuidHex } from '../core/ids.js';
 import type { FieldDefinition } from '../core/resource.js';
 import { storableError } from './inbox.js';
 import type { EndpointInput, OutboundAttempt, OutboundDelivery, WebhookEndpoint } from './outbox.js';
@@ -15,12 +15,12 @@ const FLAG: FieldDefinition = { name: 'enabled', type: 'boolean' };
 
 /** A new public endpoint id (time-ordered, so id order is creation order). */
 export function newEndpointId(): string {
-  return `ep_${uuidv7().replaceAll('-', '')}`;
+  return `ep_${newUuidHex()}`;
 }
 
 /** A new public outbound delivery id. */
 export function newOutboundId(): string {
-  return `msg_${uuidv7().replaceAll('-', '')}`;
+  return `msg_${newUuidHex()}`;
 }
 
 /** The enabled flag as the engine stores it. */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { uuidv7 } from 'uuidv7';
-import { newUuid } from '../core/ids.js';
+import { newUuid, newUuidHex } from '../core/ids.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
 import { eventType, type ChangeAction } from '../core/events.js';
@@ -40,7 +39,7 @@ export function firstGeneration(resource: ResourceDefinition, data: Record<strin
 
 /** A new public event id. */
 export function newEventId(): string {
-  return `evt_${uuidv7().replaceAll('-', '')}`;
+  return `evt_${newUuidHex()}`;
 }
 
 /** True when `id` has the shape of an event id: anything else names no event, and is not worth a query. */
