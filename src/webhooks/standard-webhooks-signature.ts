@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /**
  * Standard Webhooks signatures, the one implementation both directions use: the inbound verifier
@@ -30,23 +30,6 @@ export function v1Signatures(header: string): string[] {
     .map((s) => s.replace(/,+$/, ''))
     .filter((s) => s.startsWith('v1,'))
     .map((s) => s.slice(3));
-}
-
-/**
- * True when any of `candidates` (the {@link v1Signatures} of a header) is `expected`, a base64
- * HMAC-SHA256 of 44 characters. Every candidate of that length is compared in constant time, with
- * no short-circuit; one of another length cannot match, and telling it apart by timing reveals only
- * the length every such signature has, so nothing of the expected value leaks (and no keyed digest
- * of both sides is needed to hide it).
- */
-export function matchesSignature(expected: string, candidates: readonly string[]): boolean {
-  const want = Buffer.from(expected, 'latin1');
-  let found = false;
-  for (const candidate of candidates) {
-    const given = Buffer.from(candidate, 'utf8');
-    if (given.length === want.length) found = timingSafeEqual(want, given) || found;
-  }
-  return found;
 }
 
 /** Options for {@link standardWebhooksHeaders}. */

@@ -1,6 +1,7 @@
 import { headerValue } from './headers.js';
+import { publicLengthEqualAny } from '../../../core/safe-equal.js';
 import {
-  matchesSignature, standardWebhooksHeaders, standardWebhooksKey as decodeKey, standardWebhooksSignature, v1Signatures, WebhookSecretError,
+  standardWebhooksHeaders, standardWebhooksKey as decodeKey, standardWebhooksSignature, v1Signatures, WebhookSecretError,
 } from '../../standard-webhooks-signature.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, VerifyConfigError, type Verifier } from './types.js';
@@ -49,7 +50,7 @@ export const verifyStandardWebhooks: Verifier = (input, config) => {
   if (candidates.length === 0) return fail('malformed', 'webhook-signature has no v1 signature');
   const expected = standardWebhooksSignature(key, id, ts.trim(), input.rawBody);
   // Each presented signature is compared against the one we compute; any may match.
-  if (!matchesSignature(expected, candidates)) return fail('bad_signature', 'no webhook-signature matches the body and secret');
+  if (!publicLengthEqualAny(expected, candidates)) return fail('bad_signature', 'no webhook-signature matches the body and secret');
   return { ok: true, eventId: id, timestamp: time.ms };
 };
 

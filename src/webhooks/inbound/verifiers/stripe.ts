@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { headerValue } from './headers.js';
-import { safeEqualAny } from '../../../core/safe-equal.js';
+import { publicLengthEqualAny } from '../../../core/safe-equal.js';
 import { checkTimestamp } from './timestamp.js';
 import { fail, requireOptions, type Verifier } from './types.js';
 
@@ -32,8 +32,7 @@ export const verifyStripe: Verifier = (input, config) => {
   const time = checkTimestamp(t, input.now ?? Date.now(), opts.tolerance);
   if (!('ms' in time)) return time;
   const expected = hexSignature(opts.secret!, t, input.rawBody);
-  const ok = safeEqualAny(expected, v1);
-  if (!ok) return fail('bad_signature', 'no Stripe-Signature v1 matches the body and secret');
+  if (!publicLengthEqualAny(expected, v1)) return fail('bad_signature', 'no Stripe-Signature v1 matches the body and secret');
   return { ok: true, timestamp: time.ms };
 };
 
