@@ -7,6 +7,7 @@ import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
 import type { AppContext } from './context.js';
+import { consoleRoutes } from './console-routes.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { META_OPERATIONS } from './openapi/meta-operations.js';
 import { apiRoot } from './root.js';
@@ -27,6 +28,7 @@ export function routeTable(resources: Iterable<ResourceDefinition>): Route<AppCo
       ],
       META_OPERATIONS,
     ),
+    ...consoleRoutes(),
     ...eventRoutes(),
     ...authRoutes(),
     ...webhookRoutes(),

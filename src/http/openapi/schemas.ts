@@ -22,6 +22,8 @@ function outputFieldSchema(field: FieldDefinition, ctx: SchemaContext): Json {
   const s = fieldSchema(field, field.to ? ctx.resources.get(field.to) : undefined);
   // An optional enum holds null when unset: the enum list itself must allow it.
   if (field.type === 'enum' && !field.required && Array.isArray(s.enum) && !s.enum.includes(null)) s.enum = [...s.enum, null];
+  // Which collection a reference points at, for clients that build forms from this document (the web console's picker).
+  if (field.type === 'reference' && field.to) s['x-restwell-reference'] = field.to;
   return s;
 }
 

@@ -1,0 +1,75 @@
+// The console's entry: the header (sections, session), the routes, and re-rendering on navigation.
+import { signOut, token, tokenKind } from './api.js';
+import { current, render, route } from './router.js';
+import { fill, h } from './widgets.js';
+import { homeView, listView } from './views/collections.js';
+import { recordView, editView, newView } from './views/record.js';
+import { inboxView, sourceView, deliveryView, endpointsView, endpointView, endpointDeliveryView } from './views/inbox.js';
+import { eventsView } from './views/events.js';
+import { credentialsView } from './views/credentials.js';
+import { signInView } from './views/signin.js';
+
+route('/', homeView);
+route('/signin', signInView);
+route('/c/:collection', listView);
+route('/c/:collection/new', newView);
+route('/c/:collection/:id', recordView);
+route('/c/:collection/:id/edit', editView);
+route('/inbox', inboxView);
+route('/inbox/:source', sourceView);
+route('/inbox/:source/:id', deliveryView);
+route('/outbound', endpointsView);
+route('/outbound/:id', endpointView);
+route('/outbound/:id/:delivery', endpointDeliveryView);
+route('/events', eventsView);
+route('/credentials', credentialsView);
+
+const SECTIONS = [
+  ['/', 'Collections'],
+  ['/inbox', 'Webhook inbox'],
+  ['/outbound', 'Outbound webhooks'],
+  ['/events', 'Events'],
+  ['/credentials', 'API keys & clients'],
+];
+
+function header() {
+  const { path } = current();
+  fill(
+    document.getElementById('nav'),
+    h('ul', {}, SECTIONS.map(([p, label]) => {
+      const active = p === '/' ? path === '/' || path.startsWith('/c/') : path.startsWith(p);
+      return h('li', {}, h('a', { href: `#${p}`, 'aria-current': active ? 'page' : undefined }, label));
+    })),
+  );
+  const session = document.getElementById('session');
+  if (token()) {
+    fill(session, h('span', { class: 'who' }, `Signed in (${tokenKind() ?? 'token'})`), ' ', h('button', { type: 'button', id: 'sign-out', onclick: () => {
+      signOut();
+      location.hash = '#/signin';
+      show();
+    } }, 'Sign out'));
+  } else {
+    fill(session, h('span', { class: 'who' }, 'Anonymous'), ' ', h('a', { href: '#/signin', class: 'button', id: 'sign-in-link' }, 'Sign in'));
+  }
+}
+
+function notFound(main, path) {
+  fill(main, h('h1', {}, 'Not found'), h('p', {}, `The console has no page ${path}.`), h('p', {}, h('a', { href: '#/' }, 'Back to the collections')));
+}
+
+async function show() {
+  header();
+  const main = document.getElementById('main');
+  await render(main, notFound);
+  // Move focus to the new content for keyboard and screen-reader users, unless a view focused something itself.
+  if (document.activeElement === document.body || !main.contains(document.activeElement)) {
+    const heading = main.querySelector('h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    }
+  }
+}
+
+addEventListener('hashchange', show);
+show();
