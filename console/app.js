@@ -1,7 +1,7 @@
 // The console's entry: the header (sections, session), the routes, and re-rendering on navigation.
 import { signOut, token, tokenKind } from './api.js';
 import { current, render, route } from './router.js';
-import { fill, h } from './widgets.js';
+import { ageStatus, fill, h } from './widgets.js';
 import { homeView, listView } from './views/collections.js';
 import { recordView, editView, newView } from './views/record.js';
 import { inboxView, sourceView, deliveryView, endpointsView, endpointView, endpointDeliveryView } from './views/inbox.js';
@@ -58,6 +58,7 @@ function notFound(main, path) {
 }
 
 async function show() {
+  ageStatus();
   header();
   const main = document.getElementById('main');
   await render(main, notFound);

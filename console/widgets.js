@@ -64,7 +64,9 @@ export function problemBox(err, extra) {
 }
 
 /** Announces a short message in the status line (a live region). */
+let fresh = false;
 export function say(text) {
+  fresh = Boolean(text);
   const el = document.getElementById('status');
   fill(el, text);
   el.classList.toggle('shown', Boolean(text));
@@ -189,4 +191,10 @@ export function baseType(schema) {
   const t = schema?.type;
   if (Array.isArray(t)) return t.find((x) => x !== 'null');
   return t;
+}
+
+/** On navigation: a message said just before it ("Saved") stays for the next page, older ones go. */
+export function ageStatus() {
+  if (fresh) fresh = false;
+  else say('');
 }

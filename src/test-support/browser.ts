@@ -55,6 +55,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
     async newPage({ width = 1280, height = 800 } = {}) {
       const context = await browser.newContext({ viewport: { width, height } });
       contexts.push(context);
+      // Long enough for a loaded machine, short enough that a missing element fails the test soon.
+      context.setDefaultTimeout(10_000);
       return context.newPage();
     },
     async close() {
