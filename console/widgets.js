@@ -41,9 +41,9 @@ export function cellText(v) {
   return String(v);
 }
 
-/** Pretty JSON (or the text itself) in a <pre>. */
-export function pre(value) {
-  return h('pre', { class: 'json', tabindex: '0' }, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+/** Pretty JSON (or the text itself) in a <pre>, focusable so a keyboard can scroll it. */
+export function pre(value, label) {
+  return h('pre', { class: 'json', tabindex: '0', 'aria-label': label }, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 }
 
 /** A readable error: the problem's title, detail and status, with a link to its documentation. */
@@ -64,9 +64,9 @@ export function problemBox(err, extra) {
 }
 
 /** Announces a short message in the status line (a live region). */
-let fresh = false;
+let saidAt = -Infinity;
 export function say(text) {
-  fresh = Boolean(text);
+  saidAt = text ? performance.now() : -Infinity;
   const el = document.getElementById('status');
   fill(el, text);
   el.classList.toggle('shown', Boolean(text));
@@ -193,8 +193,7 @@ export function baseType(schema) {
   return t;
 }
 
-/** On navigation: a message said just before it ("Saved") stays for the next page, older ones go. */
+/** On navigation: a message said just before it ("Saved", then the record's page) stays; older ones go. */
 export function ageStatus() {
-  if (fresh) fresh = false;
-  else say('');
+  if (performance.now() - saidAt > 1000) say('');
 }

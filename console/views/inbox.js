@@ -63,11 +63,11 @@ export async function sourceView(main, { source }, query) {
 
 /** A delivery's body: pretty JSON when it parses, else the text (or base64 as stored). */
 function payload(d) {
-  if (d.bodyEncoding === 'base64') return [h('p', { class: 'hint' }, 'Binary body, shown as base64'), pre(d.body)];
+  if (d.bodyEncoding === 'base64') return [h('p', { class: 'hint' }, 'Binary body, shown as base64'), pre(d.body, 'Payload (base64)')];
   try {
-    return pre(JSON.parse(d.body));
+    return pre(JSON.parse(d.body), 'Payload');
   } catch {
-    return pre(d.body ?? '');
+    return pre(d.body ?? '', 'Payload');
   }
 }
 
@@ -126,7 +126,7 @@ export async function deliveryView(main, { source, id }) {
     h('p', { class: 'hint' }, d.contentType ?? ''),
     payload(d),
     h('h2', {}, 'Response sent'),
-    pre(response ?? null),
+    pre(response ?? null, 'Response sent'),
     h('h2', {}, 'Attempts'),
     attemptsTable(attemptLog ?? [], 'Attempts at running its actions'));
 }

@@ -27,6 +27,9 @@ export const CONSOLE_CONFIG = {
       access: { read: 'public', write: ['quests:write'] },
     },
   },
+  // Outbound deliveries may reach the test's own receiver on loopback; a failure waits an hour, so
+  // only the console's "Redeliver now" sends it again.
+  webhooks: { ...DEMO_CONFIG.webhooks, outbound: { allowNetworks: ['127.0.0.1'], retrySchedule: ['1h'], pollInterval: '100ms', connectTimeout: '1s', timeout: '2s' } },
 };
 
 /** A server of {@link CONSOLE_CONFIG} on a real socket (port 0), with an admin API key. */
