@@ -65,8 +65,10 @@ export function problemBox(err, extra) {
 
 /** Announces a short message in the status line (a live region). */
 let saidAt = -Infinity;
+let carried = false;
 export function say(text) {
   saidAt = text ? performance.now() : -Infinity;
+  carried = false;
   const el = document.getElementById('status');
   fill(el, text);
   el.classList.toggle('shown', Boolean(text));
@@ -117,6 +119,22 @@ export function dialog(title, body, buttons = [{ label: 'Close', value: null }])
       h('div', { class: 'dialog-body' }, body),
       h('div', { class: 'buttons' }, buttons.map((b) => h('button', { type: 'button', class: b.class ?? '', onclick: () => done(b.value), autofocus: b.autofocus }, b.label))),
     );
+    // The rest of the page is inert while the dialog is open; Tab also cycles inside it rather than
+    // leaving for the browser's own controls.
+    d.addEventListener('keydown', (e) => {
+      if (e.key !== 'Tab') return;
+      const focusable = [...d.querySelectorAll('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')].filter((el) => !el.disabled && el.offsetParent !== null);
+      if (!focusable.length) return;
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    });
     d.addEventListener('cancel', (e) => {
       e.preventDefault();
       done(null);
@@ -195,5 +213,6 @@ export function baseType(schema) {
 
 /** On navigation: a message said just before it ("Saved", then the record's page) stays; older ones go. */
 export function ageStatus() {
-  if (performance.now() - saidAt > 1000) say('');
+  if (!carried && performance.now() - saidAt < 1000) carried = true;
+  else say('');
 }

@@ -52,8 +52,8 @@ async function keySection(el) {
         fill(out, problemBox(err));
       }
     } }, 'Revoke') },
-  ], list, { caption: 'API keys (the keys themselves are never shown again)' });
-  fill(el, head, h('div', { class: 'created' }), rows, form);
+  ], list, { caption: 'API keys' });
+  fill(el, head, h('p', { class: 'hint' }, 'A key is shown once, when it is created; the server keeps only a hash.'), h('div', { class: 'created' }), rows, form);
 }
 
 async function clientSection(el) {
