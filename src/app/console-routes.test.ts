@@ -10,7 +10,7 @@ describe('the web console\'s files under /_', () => {
   const exchanges: Exchange[] = [];
   const get = async (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => {
     const res = await server.app.inject({ method, url, headers });
-    exchanges.push({ method, url, status: res.statusCode, headers: res.headers, body: res.body });
+    exchanges.push({ method, url, status: res.statusCode, headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v])), body: res.body });
     return res;
   };
   before(async () => {
