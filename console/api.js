@@ -106,7 +106,8 @@ export async function collectionSchemas(collection) {
   const getOp = doc.paths?.[`/${collection}/{id}`]?.get;
   const recRef = getOp?.responses?.['200']?.content?.['application/json']?.schema?.$ref;
   const record = recRef ? resolve(doc, recRef) : undefined;
-  return { input, record, writable: Boolean(post) };
+  const listParams = (doc.paths?.[`/${collection}`]?.get?.parameters ?? []).map((p) => (p.$ref ? resolve(doc, p.$ref) : p)).filter((p) => p?.in === 'query');
+  return { input, record, writable: Boolean(post), listParams: listParams.map((p) => p.name) };
 }
 
 function resolve(doc, ref) {

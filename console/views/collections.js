@@ -34,7 +34,7 @@ const OPS = [
 ];
 
 /** Query keys that are not filters. */
-const CONTROL = new Set(['sort', 'fields', 'limit', 'cursor', 'total']);
+const CONTROL = new Set(['sort', 'fields', 'limit', 'cursor', 'total', 'q']);
 
 export async function listView(main, { collection }, query) {
   const heading = h('h1', {}, collection);
@@ -52,7 +52,7 @@ export async function listView(main, { collection }, query) {
   try {
     page = (await api('GET', `/${collection}?${apiQuery}`)).body;
   } catch (err) {
-    fill(main, heading, toolbar(collection, schemas), filtersForm(collection, columns, query), problemBox(err));
+    fill(main, heading, toolbar(collection, schemas), filtersForm(collection, columns, query, schemas.listParams), problemBox(err));
     return;
   }
   const rows = page._embedded?.[collection] ?? [];
@@ -77,7 +77,7 @@ export async function listView(main, { collection }, query) {
     if (sort === c) th.setAttribute('aria-sort', 'ascending');
     else if (sort === `-${c}`) th.setAttribute('aria-sort', 'descending');
   });
-  fill(main, heading, toolbar(collection, schemas), filtersForm(collection, columns, query), t, pager(collection, page));
+  fill(main, heading, toolbar(collection, schemas), filtersForm(collection, columns, query, schemas.listParams), t, pager(collection, page));
 }
 
 function toolbar(collection, schemas) {
@@ -95,10 +95,29 @@ function pager(collection, page) {
   return h('nav', { class: 'pager', 'aria-label': 'Pages' }, link('first', '« First'), link('prev', '‹ Previous'), link('next', 'Next ›'));
 }
 
-function filtersForm(collection, columns, query) {
+/**
+ * The operators the API documents for a field (its `field[op]` query parameters), so the picker
+ * offers what the server takes; the usual set when the document does not say.
+ */
+function opsFor(fieldName, listParams) {
+  if (!listParams?.length) return OPS;
+  const documented = new Set(listParams.map((p) => /^([^[]+)\[(\w+)\]$/.exec(p)).filter((m) => m && m[1] === fieldName).map((m) => m[2]));
+  const known = OPS.filter(([op]) => op === 'eq' || documented.has(op));
+  const more = [...documented].filter((op) => !OPS.some(([o]) => o === op)).map((op) => [op, op]);
+  return [...known, ...more];
+}
+
+function filtersForm(collection, columns, query, listParams) {
   const active = [...query].filter(([k]) => !CONTROL.has(k));
   const fieldSel = h('select', { name: 'filter-field' }, columns.map((c) => h('option', { value: c }, c)));
-  const opSel = h('select', { name: 'filter-op' }, OPS.map(([v, l]) => h('option', { value: v }, l)));
+  const opSel = h('select', { name: 'filter-op' });
+  const fillOps = () => {
+    const keep = opSel.value;
+    fill(opSel, opsFor(fieldSel.value, listParams).map(([v, l]) => h('option', { value: v }, l)));
+    if ([...opSel.options].some((o) => o.value === keep)) opSel.value = keep;
+  };
+  fieldSel.addEventListener('change', fillOps);
+  fillOps();
   const value = h('input', { type: 'text', name: 'filter-value' });
   const fields = h('input', { type: 'text', name: 'fields', value: query.get('fields') ?? '', placeholder: columns.slice(1).join(',') });
   const limit = h('select', { name: 'limit' }, ['5', '10', '20', '50', '100'].map((n) => h('option', { value: n, selected: (query.get('limit') ?? '20') === n }, n)));
@@ -126,6 +145,11 @@ function filtersForm(collection, columns, query) {
         go(`/c/${collection}`, next);
       } }, '×'))))
     : null;
-  return h('details', { class: 'query', open: active.length || query.has('fields') ? true : undefined }, h('summary', {}, `Filter and columns${active.length ? ` (${active.length} filter${active.length > 1 ? 's' : ''})` : ''}`), chips, addForm, viewForm);
+  // A full-text `q=` search, when the API documents one for this collection.
+  const search = listParams?.includes('q') ? (() => {
+    const q = h('input', { type: 'search', name: 'q', value: query.get('q') ?? '' });
+    return h('form', { class: 'filters', role: 'search', 'aria-label': `Search ${collection}`, onsubmit: submit((next) => (q.value ? next.set('q', q.value) : next.delete('q'))) }, field('Search', q), h('button', { type: 'submit' }, 'Search'));
+  })() : null;
+  return h('details', { class: 'query', open: active.length || query.has('fields') || query.has('q') ? true : undefined }, h('summary', {}, `Filter and columns${active.length ? ` (${active.length} filter${active.length > 1 ? 's' : ''})` : ''}`), search, chips, addForm, viewForm);
 }
 
