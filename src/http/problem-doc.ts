@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml } from '../ui/page.js';
+import { renderProblemTypePage } from '../ui/problem-page.js';
+import { sendHtml } from './html-response.js';
 import { negotiate } from './negotiate.js';
 import { addVary } from './respond.js';
 import { isProblemCode, PROBLEMS, sendProblem } from './problems.js';
@@ -12,10 +13,7 @@ export function problemDoc() {
     const p = PROBLEMS[code];
     addVary(reply, 'Accept');
     if (negotiate(request) === 'html') {
-      return reply.type('text/html; charset=utf-8').send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(p.title)}</title></head>` +
-          `<body><h1>${p.status} ${escapeHtml(p.title)}</h1><p><code>${code}</code></p><p>${escapeHtml(p.description)}</p></body></html>`,
-      );
+      return sendHtml(reply, renderProblemTypePage(code, p));
     }
     return reply.type('application/json').send({ code, status: p.status, title: p.title, description: p.description });
   };

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { prefersHtml, sendProblemPage } from './html-response.js';
 
 /** One entry of the problem catalog: a stable code, its status, a title and what it means. */
 export interface ProblemType {
@@ -66,7 +67,11 @@ export function baseUrl(request: FastifyRequest): string {
   return request.server.restwell?.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
-/** Sends an RFC 9457 problem response for a catalog code. */
+/**
+ * Sends an RFC 9457 problem response for a catalog code: application/problem+json, or, for a
+ * client that prefers text/html (a browser), the same problem as a readable page with the same
+ * status and headers. `Vary: Accept` tells caches the two apart.
+ */
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -74,11 +79,22 @@ export function sendProblem(
   detail: string,
   extra: Record<string, unknown> = {},
 ): FastifyReply {
-  return reply.code(PROBLEMS[code].status).type('application/problem+json').send(problemBody(request, code, detail, extra));
+  const body = problemBody(request, code, detail, extra);
+  reply.code(PROBLEMS[code].status);
+  varyAccept(reply);
+  if (prefersHtml(request)) return sendProblemPage(request, reply, baseUrl(request), body);
+  return reply.type('application/problem+json').send(body);
 }
 
 /** The RFC 9457 body of a catalog problem, for callers that store a response before sending it. */
 export function problemBody(request: FastifyRequest, code: ProblemCode, detail: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const p = PROBLEMS[code];
   return { type: `${baseUrl(request)}/problems/${code}`, title: p.title, status: p.status, detail, instance: request.url, ...extra };
+}
+
+/** Adds Accept to Vary (respond.ts has the general helper; it imports this file). */
+function varyAccept(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  if (current === undefined) reply.header('vary', 'Accept');
+  else if (!String(current).split(',').some((n) => ['accept', '*'].includes(n.trim().toLowerCase()))) reply.header('vary', `${current}, Accept`);
 }

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderPage } from '../ui/page.js';
 import { representationEtag } from './conditional.js';
+import { sendPage } from './html-response.js';
 import { mediaType, negotiate } from './negotiate.js';
+import { baseUrl } from './problems.js';
 
 /** Headers a representation response may carry. */
 export interface RepresentationHeaders {
@@ -15,7 +16,7 @@ export interface RepresentationHeaders {
 
 /**
  * Sends a representation in the negotiated media type: JSON and HAL get the same body, HTML
- * gets the browsable page of it. `Vary: Accept` keeps caches from mixing them up. A 304 goes
+ * gets the browsable page of it (with forms on a resource's collection and records). `Vary: Accept` keeps caches from mixing them up. A 304 goes
  * through here too, so it carries the ETag, Last-Modified and Vary its 200 would. `json`, when
  * given, is `body` already serialized (a cached record's), sent as is for JSON and HAL.
  */
@@ -27,7 +28,7 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
   if (headers.lastModified) reply.header('last-modified', httpDateOf(headers.lastModified));
   if (headers.link) reply.header('link', headers.link);
   if (status === 304) return sendNotModified(request, reply);
-  if (rep === 'html') return reply.type('text/html; charset=utf-8').send(renderPage(request.url, body));
+  if (rep === 'html') return sendPage(request, reply, baseUrl(request), body, headers.etag);
   return reply.type(mediaType(rep)).send(json ?? JSON.stringify(body));
 }
 

@@ -1,6 +1,7 @@
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { parseBytes } from '../../src/config/sizes.js';
 import { KNOWN_METHODS } from '../../src/http/errors.js';
+import { negotiate } from '../../src/http/negotiate.js';
 import type { FuzzRequest } from './fuzz-request.js';
 import type { Outcome } from './transport.js';
 
@@ -36,6 +37,10 @@ export function judge(req: FuzzRequest, outcome: Outcome): Violation | undefined
   if (status >= 500 && !(status === 501 && !KNOWN_METHODS.has(req.method))) return { kind: '5xx', detail: `${status} ${body.toString('utf8').slice(0, 300)}` };
   if (status < 400 || req.method === 'HEAD') return undefined;
   const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  // A client that prefers text/html (a browser) gets the problem as a readable page.
+  if (type === 'text/html' && negotiate({ headers: { accept: acceptOf(req) } }) === 'html') {
+    return body.toString('utf8').includes(`<p class="status">${status}</p>`) ? undefined : { kind: 'error-format', detail: `${status} HTML problem page does not show its status` };
+  }
   let parsed: any;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -46,4 +51,10 @@ export function judge(req: FuzzRequest, outcome: Outcome): Violation | undefined
   if (type !== 'application/problem+json') return { kind: 'error-format', detail: `${status} as ${type || 'no content-type'}, not application/problem+json` };
   if (parsed?.status !== status || typeof parsed.title !== 'string' || typeof parsed.type !== 'string') return { kind: 'error-format', detail: `${status} problem body lacks a matching status/title/type: ${body.toString('utf8').slice(0, 200)}` };
   return undefined;
+}
+
+/** The request's Accept header (names are sent as fuzzed, in any case); a repeated one is joined, as Node does. */
+function acceptOf(req: FuzzRequest): string | undefined {
+  const values = Object.entries(req.headers).filter(([name]) => name.toLowerCase() === 'accept').flatMap(([, v]) => [v].flat());
+  return values.length ? values.join(', ') : undefined;
 }

@@ -68,7 +68,10 @@ export function problemResponses(codes: readonly ProblemCode[], ctx: SchemaConte
     out[String(status)] = {
       description: list.map((c) => `\`${c}\`: ${PROBLEMS[c].title}. ${PROBLEMS[c].description}`).join('\n\n'),
       ...(Object.keys(headers).length ? { headers } : {}),
-      content: { 'application/problem+json': { schema: hasErrors ? validationProblemSchema(ctx) : problemSchema(ctx) } },
+      content: {
+        'application/problem+json': { schema: hasErrors ? validationProblemSchema(ctx) : problemSchema(ctx) },
+        'text/html': { schema: { type: 'string', description: 'The same problem as a readable page, for a client that prefers text/html (a browser)' } },
+      },
     };
   }
   return out;
