@@ -34,9 +34,9 @@ export function renderProblemPage(problem: ProblemView, base: string, method: st
     ...(problem.instance !== undefined ? [['instance', String(problem.instance)]] : []),
     ...extra.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   ];
-  const auth = (status === 401 || status === 403) && method === 'GET'
-    ? `<p>Paste a token in the box at the top of the page, then <button type="button" id="rw-retry">load this page with the token</button></p>`
-    : '';
+  // A page load cannot carry a bearer header; the script can load it again with the saved token.
+  const retry = method === 'GET' ? `, then <button type="button" id="rw-retry">load this page with the token</button>` : ' and send the request again';
+  const auth = status === 401 || status === 403 ? `<p>Paste a token in the box at the top of the page${retry}.</p>` : '';
   const main = `<section class="rw-problem"><p class="status">${Number.isFinite(status) ? status : ''}</p>
 <h1>${escapeHtml(title)}</h1>
 ${problem.detail !== undefined ? `<p class="detail">${escapeHtml(String(problem.detail))}</p>` : ''}
