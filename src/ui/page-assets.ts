@@ -19,6 +19,7 @@ nav.rw-pager{display:flex;gap:1rem;margin:.8rem 0}nav.rw-pager a{font-weight:600
 .rw-links td,.rw-links th{padding:.2rem .6rem .2rem 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 .rw-field{display:grid;grid-template-columns:minmax(8rem,14rem) 1fr;gap:.2rem 1rem;margin:.5rem 0;align-items:start}
 .rw-field .rw-error,.rw-field .help{grid-column:2}
+.rw-ref{display:flex;gap:.6rem;align-items:center}.rw-ref input{flex:1}
 @media (max-width:600px){.rw-field{grid-template-columns:1fr}.rw-field .rw-error,.rw-field .help{grid-column:1}}
 input,select,textarea,button{font:inherit;padding:.3rem .45rem;border:1px solid #9aa7b5;border-radius:4px;max-width:100%}
 input,select,textarea{background:#fff;color:inherit}textarea{width:100%;font-family:ui-monospace,monospace;font-size:13px}

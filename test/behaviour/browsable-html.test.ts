@@ -10,7 +10,7 @@ const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9
 const json = { 'content-type': 'application/json' };
 
 /** A resource with a field of every type, writable only with a token. */
-export const GADGETS_CONFIG = {
+const GADGETS_CONFIG = {
   ...PUBLIC_DEMO,
   resources: {
     ...PUBLIC_DEMO.resources,
