@@ -1,3 +1,4 @@
+import { searchProblems } from './search.js';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -147,6 +148,7 @@ function checkReferences(config: Record<string, any>): string[] {
         problems.push(`resources.${rname}.fields.${fname}.to: no resource named "${field.to}"`);
       }
     }
+    problems.push(...searchProblems(rname, resource));
   }
   return problems;
 }

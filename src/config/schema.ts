@@ -104,6 +104,10 @@ export const configSchema = {
             type: 'boolean',
             description: 'Refuse unconditional writes (428): PUT, PATCH and DELETE must send If-Match (or, to create with PUT, If-None-Match: *)',
           },
+          search: {
+            description: 'The fields the q= parameter searches (case-insensitive substring), each a string or enum field of this resource; default every string field; false turns q= off',
+            oneOf: [{ type: 'array', items: { type: 'string', pattern: fieldName }, uniqueItems: true }, { const: false }],
+          },
         },
       },
     },

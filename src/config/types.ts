@@ -39,6 +39,11 @@ export interface ResourceConfig {
   access?: AccessConfig;
   /** PUT, PATCH and DELETE must be conditional (If-Match, or If-None-Match: * to create): 428 otherwise. */
   requireIfMatch?: boolean;
+  /**
+   * The fields `q=` searches (string or enum fields). Default: every string field; `false` (or an
+   * empty list) turns `q=` off for this resource.
+   */
+  search?: string[] | false;
 }
 
 /** The validated, defaults-applied configuration the server runs with. */

@@ -15,6 +15,8 @@ export interface ResourceDefinition {
   access: Required<Pick<AccessConfig, 'read' | 'create' | 'update' | 'delete'>>;
   /** Writes to a record must be conditional (428 otherwise): no lost updates, by rule. */
   requireIfMatch: boolean;
+  /** The fields `q=` searches (config `search`; default every string field), empty when `q=` is off. */
+  search: string[];
 }
 
 /** Builds the resource definitions from a validated config, in config order. */
@@ -32,6 +34,7 @@ function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
     fields,
     fieldsByName: new Map(fields.map((f) => [f.name, f])),
     requireIfMatch: rc.requireIfMatch ?? false,
+    search: rc.search === false ? [] : (rc.search ?? fields.filter((f) => f.type === 'string').map((f) => f.name)),
     access: {
       read: rc.access?.read ?? 'public',
       create: rc.access?.create ?? write,

@@ -11,6 +11,8 @@ export type Condition =
   | { column: string; op: '=' | '<>' | '<' | '<=' | '>' | '>=' | 'like'; value: number }
   | { column: string; op: 'in'; values: number[] }
   | { column: string; op: 'is' | 'is not' }
+  /** Case-insensitive LIKE: both sides folded by `rw_fold` (core/fold.ts). */
+  | { column: string; op: 'ilike'; value: number }
   | { and: Condition[] }
   | { or: Condition[] };
 
@@ -46,6 +48,10 @@ export function planList(resource: ResourceDefinition, query: ListQuery, codec: 
   const keys = [...query.sort, { field: 'id', descending: false }];
   const backwards = query.after?.backwards ?? false;
   const match = query.filters.map((f) => filterCondition(resource, f, codec, bind));
+  if (query.search) {
+    const pattern = bind(`%${escapeLike(query.search.value)}%`);
+    match.push({ or: query.search.fields.map((f): Condition => ({ column: columnOf(fieldOf(resource, f).name), op: 'ilike', value: pattern })) });
+  }
   if (query.owner !== undefined) match.push({ column: '_owner', op: '=', value: bind(query.owner) });
   const after = query.after ? keysetCondition(resource, keys, query.after.values, backwards, codec, bind) : undefined;
   const order = keys.map((k): [string, boolean] => [columnOf(k.field), k.descending !== backwards]);
@@ -84,6 +90,10 @@ function filterCondition(resource: ResourceDefinition, f: Filter, codec: Codec, 
       return { column, op: 'like', value: bind('%' + escapeLike(String(f.value)) + '%') };
     case 'startsWith':
       return { column, op: 'like', value: bind(escapeLike(String(f.value)) + '%') };
+    case 'icontains':
+      return { column, op: 'ilike', value: bind('%' + escapeLike(String(f.value)) + '%') };
+    case 'istartsWith':
+      return { column, op: 'ilike', value: bind(escapeLike(String(f.value)) + '%') };
   }
 }
 

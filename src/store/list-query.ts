@@ -3,7 +3,7 @@ import type { StoredRecord } from '../core/record.js';
 /** A comparison on one field, from `field=v` or `field[op]=v`. */
 export interface Filter {
   field: string;
-  op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'contains' | 'startsWith';
+  op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'contains' | 'startsWith' | 'icontains' | 'istartsWith';
   value: unknown;
 }
 
@@ -22,6 +22,11 @@ export interface ListQuery {
   after?: { values: unknown[]; backwards: boolean };
   /** Only records owned by this subject (`owner` access rule); absent means every record. */
   owner?: string;
+  /**
+   * `q=`: only records where at least one of `fields` contains `value`, case-insensitively
+   * (core/fold.ts): the same test as `icontains` on each field, ORed.
+   */
+  search?: { fields: string[]; value: string };
   /** Count every match too (costs a second query). */
   withTotal?: boolean;
 }
@@ -31,4 +36,12 @@ export interface Page {
   records: StoredRecord[];
   hasMore: boolean;
   total?: number;
+}
+
+/** The records that reference some records through one field (see Store.listReferencing). */
+export interface ReferencingQuery {
+  field: string;
+  values: unknown[];
+  perValue: number;
+  owner?: string;
 }

@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { FOLD_FUNCTION } from '../core/fold.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
 import { planList, type Condition, type ListShape } from './list-plan.js';
@@ -78,6 +79,9 @@ function expr(eb: Eb, c: Condition): Expression<SqlBool> {
       return eb(ref, 'in', c.values.map((i) => new Slot(i)));
     case 'like':
       return sql<SqlBool>`${ref} LIKE ${new Slot(c.value)} ESCAPE '\\'`;
+    case 'ilike':
+      // Both sides folded by the engine's rw_fold (core/fold.ts), so every engine folds alike.
+      return sql<SqlBool>`${sql.raw(FOLD_FUNCTION)}(${ref}) LIKE ${sql.raw(FOLD_FUNCTION)}(${new Slot(c.value)}) ESCAPE '\\'`;
     default:
       return eb(ref, c.op, new Slot(c.value));
   }

@@ -7,13 +7,13 @@ import { EventSignal } from './event-signal.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
 import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } from './idempotency.js';
 import type { Inbox } from './inbox.js';
-import type { ListQuery, Page } from './list-query.js';
+import type { ListQuery, Page, ReferencingQuery } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import type { Outbox } from './outbox.js';
 import { PageCache } from './page-cache.js';
 import { RecordCache } from './record-cache.js';
 import { TurnStamp } from './turn-stamp.js';
-import { getRecord, listRecords } from './record-reads.js';
+import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
@@ -77,6 +77,11 @@ export class SqlStore implements Store {
     const page = await this.engine.read((s) => listRecords(s, resource, query));
     this.pages.set(resource.name, query, stamp, page);
     return page;
+  }
+
+  listReferencing(resource: ResourceDefinition, query: ReferencingQuery): Promise<StoredRecord[]> {
+    if (query.values.length === 0) return Promise.resolve([]);
+    return this.engine.read((s) => listReferencing(s, resource, query));
   }
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {

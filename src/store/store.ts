@@ -2,7 +2,7 @@ import type { EventRecord } from '../core/events.js';
 import type { EventQuery, EventVisibility } from './event-query.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
-import type { ListQuery, Page } from './list-query.js';
+import type { ListQuery, Page, ReferencingQuery } from './list-query.js';
 import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from './idempotency.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
@@ -67,6 +67,12 @@ export interface Store {
 
   get(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined>;
   list(resource: ResourceDefinition, query: ListQuery): Promise<Page>;
+  /**
+   * The records of `resource` whose reference `field` holds one of `values`: at most `perValue + 1`
+   * per value (the first by id, so a caller can tell that more exist), ordered by that value then id,
+   * in one query. With `owner`, only that subject's records.
+   */
+  listReferencing(resource: ResourceDefinition, query: ReferencingQuery): Promise<StoredRecord[]>;
 
   /** Creates a record with a server-chosen id (POST). */
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options?: WriteOptions): Promise<StoredRecord>;

@@ -17,8 +17,9 @@ const built = new WeakMap<Page, Items>();
  * into HAL and serialized once, and each request only adds its own links around them (the same
  * page may be asked for with its parameters in another order, and then links another way).
  */
-export function pageBody(resource: ResourceDefinition, page: Page, links: Record<string, Link>, fields?: string[]): { body: Record<string, unknown>; json: string } {
-  const { items, json } = itemsOf(resource, page, fields);
+export function pageBody(resource: ResourceDefinition, page: Page, links: Record<string, Link>, fields?: string[], expanded?: Record<string, unknown>[]): { body: Record<string, unknown>; json: string } {
+  // Expanded items embed other records, which the page cache knows nothing of: built each time.
+  const { items, json } = expanded ? { items: expanded, json: JSON.stringify(expanded) } : itemsOf(resource, page, fields);
   const total = page.total !== undefined ? { total: page.total } : {};
   const body = { _links: links, count: page.records.length, ...total, _embedded: { [resource.name]: items } };
   const head = JSON.stringify({ _links: links, count: page.records.length, ...total });
@@ -36,7 +37,8 @@ function itemsOf(resource: ResourceDefinition, page: Page, fields?: string[]): I
   return done;
 }
 
-function sparse(body: Record<string, unknown>, fields?: string[]): Record<string, unknown> {
+/** The members of a record body a sparse fieldset keeps (all when `fields` is undefined), plus id and _links. */
+export function sparse(body: Record<string, unknown>, fields?: string[]): Record<string, unknown> {
   if (!fields) return body;
   const out: Record<string, unknown> = { id: body.id };
   for (const f of fields) out[f] = body[f];

@@ -2,7 +2,8 @@ import { SYSTEM_FIELDS } from '../../core/record.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
-import { OPERATORS, TEXT_ONLY } from './list-params.js';
+import { expansionsOf, MAX_EXPAND_DEPTH, MAX_EXPAND_PATHS, REVERSE_EXPAND_LIMIT } from './expand.js';
+import { MAX_SEARCH_LENGTH, OPERATORS, TEXT_ONLY } from './list-params.js';
 import type { Json } from '../../http/openapi/components.js';
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
@@ -15,7 +16,9 @@ const OPERATOR_TEXT: Record<(typeof OPERATORS)[number], string> = {
   gte: 'is at least',
   in: 'is one of (comma-separated)',
   contains: 'contains (case-sensitive)',
-  startsWith: 'starts with',
+  startsWith: 'starts with (case-sensitive)',
+  icontains: 'contains, ignoring case (Unicode lower-case folding)',
+  istartsWith: 'starts with, ignoring case (Unicode lower-case folding)',
 };
 
 /** The members a list can filter and sort by: id, the timestamps and every declared non-json field. */
@@ -100,5 +103,29 @@ export function listParameters(r: ResourceDefinition, ctx: SchemaContext): Json[
       schema: { type: 'string' },
     },
     { name: 'total', in: 'query', description: 'Also count every matching record (`total`); costs a count query.', schema: { type: 'boolean', default: false } },
+    ...(r.search.length
+      ? [{ name: 'q', in: 'query', description: `Search: only records where ${r.search.join(', ')} contains this text, ignoring case (Unicode lower-case folding). Combines with the filters (AND).`, schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH } }]
+      : []),
+    expandParameter(r, ctx),
   ];
+}
+
+/**
+ * The `expand` parameter of a list or a read: the names this resource can expand, one level (deeper
+ * paths join names with dots, e.g. `author.company`).
+ */
+export function expandParameter(r: ResourceDefinition, ctx: SchemaContext): Json {
+  const names = [...expansionsOf(r, ctx.resources).keys()];
+  return {
+    name: 'expand',
+    in: 'query',
+    description:
+      `Embed related records under \`_embedded\`, comma-separated: a reference field embeds the record it points at (null when none or not visible), ` +
+      `a referencing resource (\`comments\`, or \`comments:post\` when it references this one through several fields) the first ${REVERSE_EXPAND_LIMIT} records that point here, by id, with a link to them all. ` +
+      `Nest with dots (\`author.company\`), at most ${MAX_EXPAND_DEPTH} levels and ${MAX_EXPAND_PATHS} paths.` +
+      (names.length ? ` ${r.name} can expand: ${names.join(', ')}.` : ` ${r.name} has nothing to expand.`),
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items: { type: 'string' }, maxItems: MAX_EXPAND_PATHS },
+  };
 }

@@ -5,9 +5,11 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
 import type { Filter, ListQuery } from '../../store/list-query.js';
 
 /** Filter operators, as in `field[op]=v`; a bare `field=v` is `eq`. */
-export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith'] as const;
+export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'icontains', 'istartsWith'] as const;
 /** Operators that apply only to text (string and enum) fields. */
-export const TEXT_ONLY: ReadonlySet<string> = new Set(['contains', 'startsWith']);
+export const TEXT_ONLY: ReadonlySet<string> = new Set(['contains', 'startsWith', 'icontains', 'istartsWith']);
+/** The longest `q=` accepted: a search, not a document. */
+export const MAX_SEARCH_LENGTH = 200;
 
 /** A parsed list request: the store query plus what the representation needs. */
 export interface ListParams {
@@ -16,6 +18,8 @@ export interface ListParams {
   fields?: string[];
   /** The canonical sort text, bound into cursors so a cursor is never used with another order. */
   sortText: string;
+  /** The `expand` values as given (parsed with the caller's rights by parseExpand). */
+  expand: string[];
 }
 
 type IdTypeOf = (reference: FieldDefinition) => ResourceDefinition['idType'];
@@ -42,6 +46,8 @@ export function parseListParams(resource: ResourceDefinition, raw: Record<string
   let fields: string[] | undefined;
   let cursor: string | undefined;
   let withTotal = false;
+  let search: ListQuery['search'];
+  const expand: string[] = [];
   for (const [key, rawValue] of Object.entries(raw)) {
     if (rawValue === undefined) continue;
     const values = Array.isArray(rawValue) ? rawValue : [rawValue];
@@ -54,12 +60,23 @@ export function parseListParams(resource: ResourceDefinition, raw: Record<string
     else if (key === 'fields') fields = parseFields(resource, single());
     else if (key === 'cursor') cursor = single();
     else if (key === 'total') withTotal = parseBoolean('total', single());
+    else if (key === 'q') search = parseSearch(resource, single());
+    else if (key === 'expand') expand.push(...values);
     else for (const v of values) filters.push(parseFilter(resource, key, v, idTypeOf));
   }
   const sort = parseSort(resource, sortText);
-  const query: ListQuery = { filters, sort, limit, withTotal };
+  const query: ListQuery = { filters, sort, limit, withTotal, ...(search ? { search } : {}) };
   if (cursor) query.after = decodeCursor(cursor, sortText, [...sort.map((k) => queryableField(resource, k.field)!), queryableField(resource, 'id')!], idTypeOf);
-  return { query, fields, sortText };
+  return { query, fields, sortText, expand };
+}
+
+/** `q=`: a case-insensitive substring of any of the resource's search fields; empty means no search. */
+function parseSearch(resource: ResourceDefinition, text: string): ListQuery['search'] {
+  if (text === '') return undefined;
+  if (!resource.search.length) throw bad(`q: ${resource.name} has no search fields (list its string fields under resources.${resource.name}.search in the config)`);
+  if ([...text].length > MAX_SEARCH_LENGTH) throw bad(`q: at most ${MAX_SEARCH_LENGTH} characters (${[...text].length} were sent)`);
+  if (text.includes('\u0000')) throw bad('q: values must not contain the NUL character');
+  return { fields: resource.search, value: text };
 }
 
 /** An opaque cursor for the position after (or, backwards, before) a record. */

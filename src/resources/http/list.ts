@@ -5,16 +5,29 @@ import type { HttpContext } from '../../http/context.js';
 import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { pageBody } from './list-body.js';
+import { parseExpand, varyForExpand } from './expand.js';
+import { expandedItem, loadExpansions } from './expand-load.js';
+import { translateJsonServer } from './json-server-params.js';
 import { encodeCursor, parseListParams, type ListParams } from './list-params.js';
 
-/** `GET|HEAD /{collection}`: a filtered, sorted page with first/next/prev links (HAL and `Link`). */
+/**
+ * `GET|HEAD /{collection}`: a filtered, sorted page with first/next/prev links (HAL and `Link`),
+ * each record with its expansions when `expand=` asks (json-server's parameters translated first).
+ */
 export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = request.query as Record<string, string | string[]>;
+    const raw = translateJsonServer(resource, request.query as Record<string, string | string[]>, ctx.resources) as Record<string, string | string[]>;
     const params = parseListParams(resource, raw, ctx.resources);
+    const nodes = params.expand.length ? parseExpand(resource, params.expand, ctx.resources, request) : [];
     const page = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
     const links = pageLinks(resource, raw, params, page.records, page.hasMore);
-    const { body, json } = pageBody(resource, page, links, params.fields);
+    let items: Record<string, unknown>[] | undefined;
+    if (nodes.length) {
+      const loaded = await loadExpansions(ctx.store, resource, page.records, nodes);
+      items = page.records.map((r) => expandedItem(resource, r, nodes, loaded, params.fields));
+      varyForExpand(reply, nodes);
+    }
+    const { body, json } = pageBody(resource, page, links, params.fields, items);
     const link = Object.entries(links)
       .filter(([rel]) => rel !== 'self')
       .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)

@@ -4,18 +4,32 @@ import type { HttpContext } from '../../http/context.js';
 import { readStatus } from '../../http/conditional.js';
 import { recordRepresentation } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
+import { parseExpand, varyForExpand } from './expand.js';
+import { expandedStatus } from './expand-conditional.js';
+import { expandedBody, expandedEtag, loadExpansions } from './expand-load.js';
+import { readExpandValues } from './json-server-params.js';
 import { notFound, recordId, visible } from './record-request.js';
 
 /**
  * `GET|HEAD /{collection}/{id}`: 200 with ETag and Last-Modified; 304 or 412 as its preconditions
- * say. A 304 has the 200's headers, as RFC 9110 §15.4.5 asks of ETag and Vary.
+ * say. A 304 has the 200's headers, as RFC 9110 §15.4.5 asks of ETag and Vary. With `expand=`,
+ * the embedded records are part of the representation and of its ETag (see expandedEtag).
  */
 export function readRecord(ctx: HttpContext, resource: ResourceDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const expand = readExpandValues(resource, request.query as Record<string, string | string[] | undefined>, ctx.resources);
+    const nodes = expand.length ? parseExpand(resource, expand, ctx.resources, request) : [];
     const id = recordId(request, resource);
     const record = visible(request, await ctx.store.get(resource, id));
     if (!record) throw notFound(resource, id);
-    const rep = recordRepresentation(resource, record);
-    return sendRepresentation(request, reply, readStatus(request, record), rep.body, { etag: rep.etag, lastModified: record.updatedAt }, rep.json);
+    if (!nodes.length) {
+      const rep = recordRepresentation(resource, record);
+      return sendRepresentation(request, reply, readStatus(request, record), rep.body, { etag: rep.etag, lastModified: record.updatedAt }, rep.json);
+    }
+    const body = expandedBody(resource, record, nodes, await loadExpansions(ctx.store, resource, [record], nodes));
+    const json = JSON.stringify(body);
+    const etag = expandedEtag(json);
+    varyForExpand(reply, nodes);
+    return sendRepresentation(request, reply, expandedStatus(request, etag), body, { etag }, json);
   };
 }

@@ -3,7 +3,7 @@ import { PATCH_TYPES } from '../../http/body-types.js';
 import type { Json } from '../../http/openapi/components.js';
 import { header, headerParameter } from '../../http/openapi/headers.js';
 import { representations } from '../../http/openapi/representations.js';
-import { listParameters } from './list-parameters.js';
+import { expandParameter, listParameters } from './list-parameters.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { inputSchema, jsonPatchSchema, mergePatchSchema, pageSchema, recordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
@@ -35,7 +35,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       'page with the next/prev links (in `_links` and in the `Link` header). HEAD returns the same headers without a body.',
     parameters: listParameters(r, ctx),
     responses: { '200': { description: `A page of ${r.name}`, headers: { Link: header(ctx, 'link') }, content: representations(pageSchema(r, ctx)) } },
-    problems: ['invalid-query', 'unavailable'],
+    problems: ['invalid-query', 'expand-forbidden', 'unavailable'],
   }),
   create: (r, ctx) => ({
     description: `Creates a ${r.name} record with a server-chosen id. Without Idempotency-Key, sending the same request twice creates two records.`,
@@ -48,13 +48,14 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
   read: (r, ctx) => ({
     description:
       `One ${r.name} record with its ETag and Last-Modified. Send If-None-Match with an ETag you hold (or If-Modified-Since) to get 304 when it has not changed; ` +
-      'If-Match or If-Unmodified-Since make it 412 when it has. HEAD returns the same headers without a body.',
-    parameters: [headerParameter(ctx, 'if-none-match'), headerParameter(ctx, 'if-modified-since'), headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
+      'If-Match or If-Unmodified-Since make it 412 when it has. HEAD returns the same headers without a body. ' +
+      'With `expand`, the ETag covers the embedded records too and there is no Last-Modified (date preconditions are then ignored).',
+    parameters: [expandParameter(r, ctx), headerParameter(ctx, 'if-none-match'), headerParameter(ctx, 'if-modified-since'), headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
     responses: {
       '200': recordResponse(r, ctx, `The ${r.name} record`, {}),
       '304': { description: 'Not Modified: your copy is current (the headers of the 200 it stands for, no body)', headers: recordHeaders(ctx) },
     },
-    problems: ['not-found', 'precondition-failed', 'unavailable'],
+    problems: ['not-found', 'invalid-query', 'expand-forbidden', 'precondition-failed', 'unavailable'],
   }),
   replace: (r, ctx) => ({
     description:

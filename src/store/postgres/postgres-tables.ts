@@ -1,3 +1,4 @@
+import { POSTGRES_FUNCTIONS } from './postgres-functions.js';
 import type pg from 'pg';
 import { PG_TEXT } from './postgres-codec.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
@@ -58,5 +59,6 @@ export async function createPostgresTables(pool: pg.Pool, schemaKey: number, sch
   await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(SYSTEM_DDL);
+    await client.query(POSTGRES_FUNCTIONS);
   });
 }

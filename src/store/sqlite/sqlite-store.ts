@@ -1,3 +1,4 @@
+import { registerSqliteFunctions } from './sqlite-functions.js';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -56,6 +57,7 @@ class SqliteEngine implements Engine {
     this.db.pragma('foreign_keys = ON');
     // LIKE must mean the same on every engine: case-sensitive (and then index-friendly for prefixes).
     this.db.pragma('case_sensitive_like = ON');
+    registerSqliteFunctions(this.db);
     this.whileStarting(() => createSqliteTables(this.db));
     // SQLite names its -wal and -shm files after the database's real path (symbolic links resolved).
     const real = path === ':memory:' ? undefined : realpathSync(path);
