@@ -43,8 +43,8 @@ export function expansionsOf(resource: ResourceDefinition, resources: ReadonlyMa
   }
   for (const other of resources.values()) {
     const refs = other.fields.filter((f) => f.type === 'reference' && f.to === resource.name);
-    for (const f of refs) out.set(`${other.name}:${f.name}`, { name: `${other.name}:${f.name}`, kind: 'reverse', target: other, field: f.name });
     if (refs.length === 1 && !out.has(other.name)) out.set(other.name, { name: other.name, kind: 'reverse', target: other, field: refs[0].name });
+    for (const f of refs) out.set(`${other.name}:${f.name}`, { name: `${other.name}:${f.name}`, kind: 'reverse', target: other, field: f.name });
   }
   return out;
 }
@@ -89,7 +89,9 @@ export function parseExpand(resource: ResourceDefinition, values: string[], reso
 function readableBy(target: ResourceDefinition, path: string, request: FastifyRequest): { owner?: string } {
   const decision = decide(rulesFor(target, 'read'), request.principal);
   if (decision.allow) return decision.owner === undefined ? {} : { owner: decision.owner };
-  const needs = decision.reason === 'unauthenticated' ? 'a bearer token' : `the scope ${scopesOf(target.access.read).join(' ')}`;
+  const scopes = scopesOf(target.access.read);
+  const scope = scopes.length ? `the scope ${scopes.join(' ')}` : '';
+  const needs = decision.reason === 'unauthenticated' ? `a bearer token${scope && ` with ${scope}`}` : scope;
   throw new DomainError('expand-forbidden', `expand=${path}: reading ${target.name} needs ${needs}, which this request does not have; drop that expansion or send a token that has it`);
 }
 
