@@ -76,14 +76,14 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '409', '413', '415', '422', '429', '503']);
     assert.ok(create.responses['201'].headers.Location && create.responses['201'].headers.ETag);
     assert.equal(create.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/ValidationProblem');
-    assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '404', '412', '429', '503']);
+    assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '403', '404', '412', '429', '503']);
     assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '404', '409', '412', '429', '503']);
     assert.ok(item.patch.responses['415'].headers['Accept-Patch']);
     const headerNames = (op: any) => op.parameters.map((p: any) => doc.components.parameters[p.$ref?.split('/').pop()]?.name ?? p.name);
     assert.deepEqual(headerNames(create), ['Idempotency-Key']);
     assert.deepEqual(headerNames(item.patch), ['If-Match', 'If-Unmodified-Since', 'Idempotency-Key']);
     assert.deepEqual(headerNames(item.put), ['If-Match', 'If-Unmodified-Since', 'If-None-Match']);
-    assert.deepEqual(headerNames(item.get), ['If-None-Match', 'If-Modified-Since', 'If-Match', 'If-Unmodified-Since']);
+    assert.deepEqual(headerNames(item.get), ['expand', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'If-Unmodified-Since']);
     assert.ok(create.responses['415'].headers['Accept-Post'] && item.put.responses['415'].headers.Accept);
     assert.ok(doc.paths['/blog-posts'].options.responses['204'].headers['Accept-Post']);
     assert.deepEqual(item.options.responses['204'].headers.Allow, { $ref: '#/components/headers/Allow' });
