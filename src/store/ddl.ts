@@ -12,6 +12,12 @@ export interface ColumnTypes {
   bigint: string;
   /** The column type of a field (a reference takes the id type of its target). */
   field: (field: FieldDefinition, refIdType: 'integer' | 'uuid') => string;
+  /**
+   * Capability: the statements that index a text column for `rw_fold(column) LIKE '%…%'` (`q=`,
+   * icontains, istartsWith), and those that drop it. Absent where the engine has no such index:
+   * those searches then scan.
+   */
+  searchIndex?: { create: (table: string, field: string) => string[]; drop: (table: string, field: string) => string[] };
 }
 
 /** Translates one schema step into SQL statements for the engine whose query compiler `db` uses. */
@@ -35,6 +41,7 @@ export function ddlFor(step: SchemaStep, db: Kysely<any>, types: ColumnTypes, id
       for (const f of r.fields) {
         if (f.unique) out.push(...ddlFor({ kind: 'create-index', resource: r.name, field: f.name, unique: true }, db, types, idTypeOf));
         if (f.index) out.push(...ddlFor({ kind: 'create-index', resource: r.name, field: f.name, unique: false }, db, types, idTypeOf));
+        if (r.search.includes(f.name)) out.push(...(types.searchIndex?.create(r.name, f.name) ?? []));
       }
       return out;
     }
@@ -52,6 +59,10 @@ export function ddlFor(step: SchemaStep, db: Kysely<any>, types: ColumnTypes, id
     }
     case 'drop-index':
       return [s.dropIndex(indexName(step.resource, step.field, step.unique)).ifExists().compile().sql];
+    case 'create-search-index':
+      return types.searchIndex?.create(step.resource, step.field) ?? [];
+    case 'drop-search-index':
+      return types.searchIndex?.drop(step.resource, step.field) ?? [];
   }
 }
 

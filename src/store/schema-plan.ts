@@ -4,7 +4,8 @@ import type { ResourceDefinition } from '../core/resource.js';
 /** What the database was last synced to, per resource (kept in the `_rw_schema` table). */
 export interface StoredShape {
   idType: 'integer' | 'uuid';
-  fields: Record<string, { type: FieldType; unique: boolean; index: boolean; to?: string }>;
+  /** `search` is set (true) only on a field `q=` searches; shapes stored before it existed lack it. */
+  fields: Record<string, { type: FieldType; unique: boolean; index: boolean; to?: string; search?: boolean }>;
 }
 
 /** One DDL step; engines translate each into their own SQL. */
@@ -14,7 +15,10 @@ export type SchemaStep =
   | { kind: 'add-column'; resource: string; field: ResourceDefinition['fields'][number] }
   | { kind: 'drop-column'; resource: string; field: string }
   | { kind: 'create-index'; resource: string; field: string; unique: boolean }
-  | { kind: 'drop-index'; resource: string; field: string; unique: boolean };
+  | { kind: 'drop-index'; resource: string; field: string; unique: boolean }
+  /** The index `q=` and the case-insensitive operators use, where the engine has one (see ColumnTypes.searchIndex). */
+  | { kind: 'create-search-index'; resource: string; field: string }
+  | { kind: 'drop-search-index'; resource: string; field: string };
 
 /** The steps to apply, the destructive changes refused, and what is merely noted. */
 export interface SchemaPlan {
@@ -28,9 +32,14 @@ export function shapeOf(resource: ResourceDefinition): StoredShape {
   return {
     idType: resource.idType,
     fields: Object.fromEntries(
-      resource.fields.map((f) => [f.name, { type: f.type, unique: !!f.unique, index: !!f.index, ...(f.to ? { to: f.to } : {}) }]),
+      resource.fields.map((f) => [f.name, { type: f.type, unique: !!f.unique, index: !!f.index, ...(f.to ? { to: f.to } : {}), ...(resource.search.includes(f.name) ? { search: true } : {}) }]),
     ),
   };
+}
+
+/** The name of a field's search index (see SchemaStep `create-search-index`). */
+export function searchIndexName(resource: string, field: string): string {
+  return `rw_${resource}_${field}_s`;
 }
 
 /** Index name for a field, shared by every engine so a plan can drop what an earlier sync made. */
@@ -83,6 +92,8 @@ export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDef
           if (had && !has) plan.steps.push({ kind: 'drop-index', resource: resource.name, field: name, unique });
           if (!had && has) plan.steps.push({ kind: 'create-index', resource: resource.name, field: name, unique });
         }
+        if (old.search && !now.search) plan.steps.push({ kind: 'drop-search-index', resource: resource.name, field: name });
+        if (!old.search && now.search) plan.steps.push({ kind: 'create-search-index', resource: resource.name, field: name });
       }
     }
     for (const name of Object.keys(after)) if (!before.fields[name]) plan.steps.push(...columnAdds(resource, name));
@@ -94,9 +105,10 @@ export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDef
 }
 
 function indexDrops(resource: string, field: string, old: StoredShape['fields'][string]): SchemaStep[] {
-  return [true, false]
+  const drops: SchemaStep[] = [true, false]
     .filter((unique) => (unique ? old.unique : old.index))
     .map((unique) => ({ kind: 'drop-index', resource, field, unique }) as const);
+  return old.search ? [...drops, { kind: 'drop-search-index', resource, field }] : drops;
 }
 
 function columnAdds(resource: ResourceDefinition, name: string): SchemaStep[] {
@@ -104,6 +116,7 @@ function columnAdds(resource: ResourceDefinition, name: string): SchemaStep[] {
   const steps: SchemaStep[] = [{ kind: 'add-column', resource: resource.name, field }];
   if (field.unique) steps.push({ kind: 'create-index', resource: resource.name, field: name, unique: true });
   if (field.index) steps.push({ kind: 'create-index', resource: resource.name, field: name, unique: false });
+  if (resource.search.includes(name)) steps.push({ kind: 'create-search-index', resource: resource.name, field: name });
   return steps;
 }
 

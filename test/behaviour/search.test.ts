@@ -101,3 +101,32 @@ for (const engine of engines) {
     });
   });
 }
+
+const pg = engines.find((e) => e.name === 'postgres');
+if (pg) {
+  describe('search index (postgres)', () => {
+    test('search fields get a pg_trgm index that a q= search uses, kept in step with the config', async () => {
+      const server = await testServer(pg, config);
+      const db = (server.context.store as any).engine?.pool;
+      const planOf = async (sqlText: string, params: unknown[]) => {
+        const client = await db.connect();
+        try {
+          await client.query('SET enable_seqscan = off');
+          return (await client.query(`EXPLAIN ${sqlText}`, params)).rows.map((r: any) => r['QUERY PLAN']).join('\n');
+        } finally {
+          await client.query('RESET enable_seqscan');
+          client.release();
+        }
+      };
+      try {
+        assert.ok(db, 'the PostgreSQL engine exposes its pool');
+        const indexes = (await db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'books' AND schemaname = current_schema()`)).rows.map((r: any) => r.indexname).sort();
+        assert.deepEqual(indexes.filter((n: string) => n.endsWith('_s')), ['rw_books_author_s', 'rw_books_title_s']);
+        const plan = await planOf(`SELECT * FROM books WHERE rw_fold(title) LIKE rw_fold($1) ESCAPE '\\'`, ['%crime%']);
+        assert.match(plan, /rw_books_title_s/);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}

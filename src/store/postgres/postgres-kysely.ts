@@ -1,6 +1,8 @@
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { ColumnTypes } from '../ddl.js';
 import { queryBuilder } from '../query-builder.js';
+import { searchIndexName } from '../schema-plan.js';
+import { trigramIndex } from './postgres-functions.js';
 import { PG_TEXT, pgColumnType } from './postgres-codec.js';
 
 /** Builds PostgreSQL SQL; pg runs it on the pool or a transaction's connection. */
@@ -15,4 +17,8 @@ export const pgTypes: ColumnTypes = {
   text: PG_TEXT,
   bigint: 'bigint',
   field: (f, refIdType) => pgColumnType(f, refIdType),
+  searchIndex: {
+    create: (table, field) => [trigramIndex(table, field, searchIndexName(table, field))],
+    drop: (table, field) => [`DROP INDEX IF EXISTS "${searchIndexName(table, field)}"`],
+  },
 };

@@ -45,6 +45,7 @@ function statementsFor(step: SchemaStep, byName: Map<string, ResourceDefinition>
   const indexes = r.fields.flatMap((f) => [
     ...(f.unique ? [indexSql(r, r.name, f.name, true)] : []),
     ...(f.index ? [indexSql(r, r.name, f.name, false)] : []),
+    ...(r.search.includes(f.name) ? ddlFor({ kind: 'create-search-index', resource: r.name, field: f.name }, pgBuilder, pgTypes, idTypeOf) : []),
   ]);
   return [table, ...indexes];
 }
