@@ -16,6 +16,8 @@ const config = {
     comments: { fields: { text: { type: 'string', required: true }, post: { type: 'reference', to: 'posts', index: true }, by: { type: 'reference', to: 'users' } }, access: open },
     secrets: { fields: { text: { type: 'string' }, post: { type: 'reference', to: 'posts' } }, access: { read: ['secrets:read'], write: 'public' } },
     notes: { fields: { text: { type: 'string' }, post: { type: 'reference', to: 'posts' } }, access: { read: 'owner', write: 'owner' } },
+    labels: { id: 'uuid', fields: { name: { type: 'string' } }, access: open },
+    items: { id: 'uuid', fields: { name: { type: 'string' }, label: { type: 'reference', to: 'labels' } }, access: open },
   },
 };
 
@@ -163,6 +165,17 @@ for (const engine of engines) {
       const hal = await get('/posts/1?expand=comments,author', { accept: 'application/hal+json' });
       assert.notEqual(hal.headers.etag, later.headers.etag);
       assert.equal((await get('/posts/1?expand=comments,author', { accept: 'application/hal+json', 'if-none-match': hal.headers.etag as string })).statusCode, 304);
+    });
+
+    test('uuid ids expand both ways', async () => {
+      const label = await post('/labels', { name: 'red' });
+      for (const name of ['a', 'b']) await post('/items', { name, label: label.id });
+      const items = (await get('/items?expand=label.items&sort=name')).json()._embedded.items;
+      assert.deepEqual(items.map((i: any) => i._embedded.label.name), ['red', 'red']);
+      assert.deepEqual(items[0]._embedded.label._embedded.items.map((i: any) => i.name).sort(), ['a', 'b']);
+      const red = (await get(`/labels/${label.id}?expand=items`)).json();
+      assert.equal(red._embedded.items.length, 2);
+      assert.equal(red._links.items.href, `/items?label=${label.id}`);
     });
 
     test('json-server’s _expand and _embed work on reads too', async () => {
