@@ -5,7 +5,7 @@ import { FOLD_FUNCTION } from '../../core/fold.js';
  * core/fold.ts in SQL: Unicode lower case by ICU's root locale (the `und-x-icu` collation) with
  * the final sigma folded to σ. Columns collate "C", under which `lower()` would fold ASCII only.
  * A server built without ICU has no `und-x-icu`: it then folds by the database's default collation
- * (ASCII only under a C locale), and `restwell` says so in the README. IMMUTABLE and in SQL, so the
+ * (ASCII only under a C locale), as the README says. IMMUTABLE and in SQL, so the
  * planner inlines it and a trigram index on `rw_fold(column)` serves `rw_fold(column) LIKE …`.
  */
 export const POSTGRES_FUNCTIONS = `

@@ -1,7 +1,7 @@
-import { POSTGRES_FUNCTIONS } from './postgres-functions.js';
 import type pg from 'pg';
 import { PG_TEXT } from './postgres-codec.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
+import { POSTGRES_FUNCTIONS } from './postgres-functions.js';
 
 /**
  * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents, the webhook

@@ -1,4 +1,3 @@
-import { registerSqliteFunctions } from './sqlite-functions.js';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -16,6 +15,7 @@ import { syncSqliteSchema } from './sqlite-schema.js';
 import { createSqliteTables } from './sqlite-tables.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { WalChangeCounter } from './sqlite-wal-index.js';
+import { registerSqliteFunctions } from './sqlite-functions.js';
 
 /**
  * The embedded engine: one better-sqlite3 connection in WAL mode. Writes go through a group
