@@ -16,3 +16,11 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/** A bulk import into resources that already hold records, without leave to replace them. */
+export class ImportRefusedError extends Error {
+  constructor(readonly resources: string[]) {
+    super(`${resources.join(', ')} already ${resources.length === 1 ? 'holds' : 'hold'} records; nothing was imported`);
+    this.name = 'ImportRefusedError';
+  }
+}

@@ -6,6 +6,7 @@ import type { ClaimResult, Engine } from './engine.js';
 import { EventSignal } from './event-signal.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
 import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } from './idempotency.js';
+import { importRecords, type ImportOptions, type ImportSet } from './import-records.js';
 import type { Inbox } from './inbox.js';
 import type { ListQuery, Page, ReferencingQuery } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
@@ -92,6 +93,10 @@ export class SqlStore implements Store {
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
     return this.signalling(this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2), (m) => m.outcome !== 'unchanged');
+  }
+
+  importRecords(sets: ImportSet[], options: ImportOptions): Promise<void> {
+    return this.engine.transaction((tx) => importRecords(tx, sets, options));
   }
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {

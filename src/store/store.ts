@@ -4,6 +4,7 @@ import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page, ReferencingQuery } from './list-query.js';
 import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from './idempotency.js';
+import type { ImportOptions, ImportSet } from './import-records.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
 
@@ -78,6 +79,14 @@ export interface Store {
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options?: WriteOptions): Promise<StoredRecord>;
   /** Creates, replaces or deletes the record at a known id, as `decide` says, atomically (PUT, PATCH, DELETE). */
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options?: WriteOptions): Promise<Mutation>;
+
+  /**
+   * Loads records that keep their ids (a bulk import), in one transaction: all of them or none.
+   * `sets` come referenced resources first. Resources that already hold records are refused
+   * (ImportRefusedError) unless `replace` says to empty them first. Integer id sequences continue
+   * after the highest id loaded. No events are written: a load is not a stream of changes.
+   */
+  importRecords(sets: ImportSet[], options: ImportOptions): Promise<void>;
 
   /** The event log, oldest first, after a position; with `visible`, only what that reader may see. */
   listEvents(query: EventQuery): Promise<EventRecord[]>;
