@@ -1,0 +1,72 @@
+import { ValidationError } from '../../core/errors.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+import { RecordValidator } from '../../core/validate.js';
+import type { ImportSet } from '../../store/import-records.js';
+import type { Store } from '../../store/store.js';
+import { ImportError } from './import-error.js';
+import type { ImportPlan } from './infer-resources.js';
+
+/** The document kind under which each imported file's content hash is kept, by the file's absolute path. */
+export const IMPORT_MARKER = 'json-server-import';
+
+/** What the database remembers of a file it imported, to tell whether the file changed since. */
+export interface ImportMarker {
+  sha256: string;
+  importedAt: string;
+  collections: string[];
+}
+
+/** How to load a plan. */
+export interface LoadOptions {
+  /** The data file, as errors name it. */
+  source: string;
+  /** Replace the records of collections that hold some (else they are refused). */
+  replace: boolean;
+  /** The JSON depth the server accepts (config.server.maxJsonDepth). */
+  maxJsonDepth: number;
+  onProgress?: (collection: string, written: number) => void;
+  /** Remember this file (absolute path) and content hash, so `serve <file>` knows it is loaded. */
+  marker?: { file: string; sha256: string };
+}
+
+/** Most row problems listed in one error; a file with more is wrong in the same way many times. */
+const MAX_PROBLEMS = 10;
+
+/**
+ * Loads an inferred plan into a store: every row is first validated as a POST of it would be
+ * (so what is imported can be read, sent back and patched like any record; datetimes are stored
+ * in UTC); then the tables are created or brought in line (a changed shape only with `replace`);
+ * then all collections are written in one transaction, without events. A problem in any row
+ * throws ImportError before anything is written.
+ */
+export async function loadImport(store: Store, resources: ResourceDefinition[], plan: ImportPlan, options: LoadOptions): Promise<void> {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const problems: string[] = [];
+  const sets: ImportSet[] = [];
+  for (const c of plan.collections) {
+    const resource = byName.get(c.name)!;
+    const validator = new RecordValidator(resource, resources, options.maxJsonDepth);
+    const records: ImportSet['records'] = new Array(c.rows.length);
+    for (let i = 0; i < c.rows.length && problems.length < MAX_PROBLEMS; i++) {
+      try {
+        records[i] = { id: c.ids[i]!, data: validator.prepare(c.rows[i]) };
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        for (const e of err.errors) problems.push(`${c.name} id ${c.ids[i]}: ${e.pointer.slice(1) || '(record)'} ${e.detail}`);
+      }
+    }
+    sets.push({ resource, records });
+  }
+  if (problems.length) throw new ImportError(problems.slice(0, MAX_PROBLEMS), options.source);
+  await store.sync(resources, { allowDestructive: options.replace });
+  await store.importRecords(sets, { replace: options.replace, onProgress: options.onProgress });
+  if (options.marker) {
+    const marker: ImportMarker = { sha256: options.marker.sha256, importedAt: new Date().toISOString(), collections: plan.collections.map((c) => c.name) };
+    await store.putDocument(IMPORT_MARKER, options.marker.file, { ...marker });
+  }
+}
+
+/** What the database remembers of importing `file` (its absolute path), if it did. */
+export async function importMarker(store: Store, file: string): Promise<ImportMarker | undefined> {
+  return (await store.getDocument(IMPORT_MARKER, file)) as ImportMarker | undefined;
+}
