@@ -1,11 +1,14 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
+import { ImportError } from '../app/import/import-error.js';
 import { SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
 import { clientsCommand } from './clients.js';
 import { keysCommand } from './keys.js';
 import { openapi } from './openapi.js';
-import { serve } from './serve.js';
+import { serve, type ServeOptions } from './serve.js';
+import { importCommand } from './import.js';
+import { serveDataFile } from './import-serve.js';
 import { hooksSend } from './hooks.js';
 import { hooksListen } from './hooks-listen.js';
 
@@ -32,13 +35,23 @@ const program = new Command('restwell').description('Resource-oriented HTTP API 
 program
   .command('serve')
   .description('serve the API (the built-in demo when no config is given)')
-  .option('-c, --config <file>', 'config file (YAML or JSON); env RESTWELL_CONFIG')
+  .argument('[data-file]', 'a json-server db.json: imported (on first start, or when it changed) and served; writes go to the database, not to the file')
+  .option('-c, --config <file>', 'config file (YAML or JSON); env RESTWELL_CONFIG; with a data file, where its inferred config is written')
   .option('-p, --port <port>', 'port to listen on; env PORT', port)
   .option('-H, --host <host>', 'interface to listen on; env HOST')
   .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
   .option('-w, --workers <n>', 'processes sharing the port (node:cluster); default 1', positive)
   .option('--db-wait <seconds>', 'keep retrying an unreachable database at start this long; default 30', seconds)
-  .action(serve);
+  .action((file: string | undefined, options: ServeOptions) => (file ? serveDataFile(file, options) : serve(options)));
+
+program
+  .command('import')
+  .description('import a json-server db.json: infer resources, load the rows into the database, write the config')
+  .argument('<data-file>', 'the json-server data file (an object of collections: arrays of objects with ids)')
+  .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL; default ./data/restwell.db')
+  .option('-c, --config <file>', 'where to write the inferred config; default next to the data file (db.json → db.restwell.yaml)')
+  .option('-f, --force', 'replace the records of collections that hold some, and overwrite a different config file')
+  .action(importCommand);
 
 program
   .command('openapi')
@@ -76,7 +89,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) {
+  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) {
     process.stderr.write(`restwell: ${err.message}\n`);
   } else {
     process.stderr.write(`restwell: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -1,0 +1,36 @@
+import { importMarker } from '../app/import/load-import.js';
+import { existsSync } from 'node:fs';
+import { openStore } from '../store/open.js';
+import { describePlan, prepareImport, writeConfigFile } from './import-file.js';
+import { importInto, redact } from './import.js';
+import { cliCommand } from './invocation.js';
+import { serve, type ServeOptions } from './serve.js';
+
+/**
+ * `restwell serve db.json`: imports a json-server data file on first start, and again (replacing
+ * those collections' records) whenever the file has changed since its last import (the database
+ * keeps the file's SHA-256), writes the inferred config next to it, then serves that config. Writes
+ * go to the database, never back to the file.
+ */
+export async function serveDataFile(file: string, options: ServeOptions): Promise<void> {
+  const prepared = prepareImport(file, options);
+  process.stderr.write(describePlan(prepared));
+  const store = await openStore(prepared.config.database);
+  let marker;
+  try {
+    marker = await importMarker(store, prepared.path);
+  } finally {
+    await store.close();
+  }
+  if (marker?.sha256 === prepared.sha256) {
+    process.stderr.write(`${file} is unchanged since its import at ${marker.importedAt}: serving what the database holds\n`);
+  } else {
+    if (marker) process.stderr.write(`${file} changed since its import at ${marker.importedAt}: importing it again (replacing those collections' records)\n`);
+    await importInto(prepared, marker !== undefined, `they did not come from this file; to replace them with its rows: ${cliCommand()} import ${file} --force`);
+    writeConfigFile(prepared.configFile, prepared.yaml);
+  }
+  // The config is the file's, kept as the user may have edited it; made again only if it is gone.
+  if (!existsSync(prepared.configFile)) writeConfigFile(prepared.configFile, prepared.yaml);
+  process.stderr.write(`Writes go to the database (${redact(prepared.config.database)}), not back to ${file}.\n`);
+  await serve({ ...options, config: prepared.configFile });
+}
