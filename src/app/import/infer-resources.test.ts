@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ImportError } from './import-error.js';
+import { inferImport } from './infer-resources.js';
+import { pluralOf } from './plural.js';
+
+const UUID_A = '0190a5c4-8b1e-7c3d-9f00-0123456789ab';
+const UUID_B = '0190A5C4-8B1E-7C3D-9F00-0123456789AC';
+
+function problems(data: unknown): string {
+  try {
+    inferImport(data, 'db.json');
+  } catch (err) {
+    assert.ok(err instanceof ImportError, String(err));
+    return err.message;
+  }
+  assert.fail('expected the file to be refused');
+}
+
+describe('inferring resources from a json-server db.json', () => {
+  it('infers each field type from all rows, and required only where every row has a value', () => {
+    const plan = inferImport(
+      {
+        posts: [
+          { id: 1, title: 'a', views: 3, score: 1, published: true, at: '2024-01-01T10:00:00Z', when: '2024-01-01T10:00:00+02:00', day: '2024-01-01', tags: ['x'], meta: { a: 1 }, mixed: 1, gone: null },
+          { id: 2, title: 'b', views: 4, score: 2.5, published: false, at: '2024-01-02T10:00:00.123Z', when: 'soon', day: '2024-01-02', tags: [], mixed: 'one', gone: null },
+        ],
+      },
+      'db.json',
+    );
+    assert.deepEqual(plan.resources.posts, {
+      fields: {
+        title: { type: 'string', required: true },
+        views: { type: 'integer', required: true },
+        score: { type: 'number', required: true },
+        published: { type: 'boolean', required: true },
+        at: { type: 'datetime', required: true },
+        when: { type: 'string', required: true },
+        day: { type: 'string', required: true },
+        tags: { type: 'json', required: true },
+        meta: { type: 'json' },
+        mixed: { type: 'json', required: true },
+        gone: { type: 'json' },
+      },
+    });
+    assert.deepEqual(plan.collections[0]!.ids, [1, 2]);
+    assert.deepEqual(plan.collections[0]!.rows[0]!.title, 'a');
+    assert.equal('id' in plan.collections[0]!.rows[0]!, false);
+  });
+
+  it('keeps integer ids, turns canonical numeric strings into integers, and all-UUID ids into id: uuid (lower case)', () => {
+    const plan = inferImport({ a: [{ id: 7 }, { id: '12' }], b: [{ id: UUID_A }, { id: UUID_B }] }, 'db.json');
+    assert.deepEqual(plan.collections.find((c) => c.name === 'a')!.ids, [7, 12]);
+    assert.equal(plan.resources.a!.id, undefined);
+    assert.equal(plan.resources.b!.id, 'uuid');
+    assert.deepEqual(plan.collections.find((c) => c.name === 'b')!.ids, [UUID_A, UUID_B.toLowerCase()]);
+  });
+
+  it('refuses ids Restwell cannot keep, naming the collection and row', () => {
+    assert.match(problems({ notes: [{ id: 'a1b2c3d' }] }), /notes: row 0 has id "a1b2c3d", which Restwell cannot keep/);
+    // "012" and 12 are different ids to json-server's loose matching; 12 would not be.
+    assert.match(problems({ notes: [{ id: '012' }] }), /notes: row 0 has id "012"/);
+    assert.match(problems({ notes: [{ id: 1 }, { id: 1.5 }] }), /notes: row 1 has id 1\.5/);
+    assert.match(problems({ notes: [{ id: 1 }, { title: 'x' }] }), /notes: row 1 has no id/);
+    assert.match(problems({ notes: [{ id: 1 }, { id: '1' }] }), /notes: row 1 repeats id "1"/);
+    assert.match(problems({ notes: [{ id: UUID_A }, { id: 3 }] }), /notes: row 0 has id/);
+  });
+
+  it('makes <singular>Id fields references when every value is an id of that collection', () => {
+    const plan = inferImport(
+      {
+        posts: [{ id: 1, categoryId: 1, userId: 9 }],
+        comments: [{ id: 1, postId: 1 }, { id: 2, postId: null }],
+        categories: [{ id: 1 }],
+        users: [{ id: 1 }],
+      },
+      'db.json',
+    );
+    assert.deepEqual(plan.resources.comments!.fields.postId, { type: 'reference', to: 'posts' });
+    assert.deepEqual(plan.resources.posts!.fields.categoryId, { type: 'reference', to: 'categories', required: true });
+    assert.deepEqual(plan.resources.posts!.fields.userId, { type: 'integer', required: true });
+    assert.ok(plan.notes.some((n) => /posts\.userId: kept as integer, not a reference to users: 9 is no id of users/.test(n)));
+    // Referenced collections load first; the config keeps the file's order.
+    const order = plan.collections.map((c) => c.name);
+    assert.ok(order.indexOf('categories') < order.indexOf('posts') && order.indexOf('posts') < order.indexOf('comments'));
+    assert.deepEqual(Object.keys(plan.resources), ['posts', 'comments', 'categories', 'users']);
+  });
+
+  it('references UUID ids in lower case, and leaves a cycle as plain fields', () => {
+    const plan = inferImport({ authors: [{ id: UUID_A }], books: [{ id: 1, authorId: UUID_A.toUpperCase(), bookId: 1 }] }, 'db.json');
+    assert.deepEqual(plan.resources.books!.fields.authorId, { type: 'reference', to: 'authors', required: true });
+    assert.equal(plan.collections.find((c) => c.name === 'books')!.rows[0]!.authorId, UUID_A);
+    assert.deepEqual(plan.resources.books!.fields.bookId, { type: 'integer', required: true });
+    assert.ok(plan.notes.some((n) => /books\.bookId: .*cycle/.test(n)));
+  });
+
+  it('skips singular objects with a note and ignores $schema', () => {
+    const plan = inferImport({ $schema: './schema.json', profile: { name: 'typicode' }, posts: [] }, 'db.json');
+    assert.deepEqual(Object.keys(plan.resources), ['posts']);
+    assert.deepEqual(plan.resources.posts, { fields: {} });
+    assert.match(plan.notes.join('\n'), /skipped "profile": it is a single object/);
+  });
+
+  it('refuses a wrong shape, bad names and fields that clash with what Restwell sets, with one problem each', () => {
+    assert.match(problems([{ id: 1 }]), /must hold a JSON object .* it holds an array/);
+    assert.match(problems({ count: 3 }), /"count" is a number; every member must be a collection/);
+    assert.match(problems({ Posts: [{ id: 1 }] }), /"Posts" cannot be a Restwell collection name/);
+    assert.match(problems({ posts: [{ id: 1, 'first-name': 'a' }] }), /posts: field "first-name" cannot be a Restwell field name/);
+    assert.match(problems({ posts: [{ id: 1, createdAt: '2024-01-01T00:00:00Z' }] }), /posts: field "createdAt" clashes with the member Restwell sets/);
+    assert.match(problems({ posts: [1, 2] }), /posts: row 0 is 1, not an object/);
+    const both = problems({ a: [{ id: 'x' }], b: [{ id: 'y' }] });
+    assert.match(both, /a: row 0/);
+    assert.match(both, /b: row 0/);
+  });
+
+  it('pluralizes foreign keys as json-server does for common nouns', () => {
+    assert.deepEqual(['post', 'category', 'box', 'person', 'day', 'status'].map(pluralOf), ['posts', 'categories', 'boxes', 'people', 'days', 'statuses']);
+  });
+});

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ImportError } from '../../src/app/import/import-error.js';
+import { inferImport } from '../../src/app/import/infer-resources.js';
+import { loadImport } from '../../src/app/import/load-import.js';
+import { createServer, type RestwellServer } from '../../src/app/server.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { defineResources } from '../../src/core/resource.js';
+import { ImportRefusedError } from '../../src/store/errors.js';
+import { openStore } from '../../src/store/open.js';
+import { bearer, engines } from '../../src/test-support/test-server.js';
+
+const UUID = '0190a5c4-8b1e-7c3d-9f00-0123456789ab';
+
+const DB = {
+  users: [{ id: 1, name: 'Ada', active: true }, { id: 2, name: 'Grace', active: false }],
+  posts: [
+    { id: 3, title: 'json-server', userId: 1, publishedAt: '2024-05-01T12:00:00+02:00', tags: ['a', 'b'] },
+    { id: 10, title: 'restwell', userId: 2, publishedAt: '2024-05-02T08:30:00Z', rating: 4.5 },
+  ],
+  comments: [{ id: 1, body: 'first', postId: 3 }, { id: '2', body: 'second', postId: 10 }],
+  notes: [{ id: UUID, text: 'uuid ids' }],
+  profile: { name: 'typicode' },
+};
+
+/** Infers `data`, loads it into `url` (as `restwell import` does) and returns a server on that database. */
+async function importAndServe(url: string, data: unknown, replace = false): Promise<RestwellServer> {
+  const plan = inferImport(data, 'db.json');
+  const config = resolveConfig({ resources: plan.resources }, { env: {}, overrides: { database: url } });
+  const store = await openStore(url);
+  try {
+    await loadImport(store, defineResources(config), plan, { source: 'db.json', replace, maxJsonDepth: config.server.maxJsonDepth });
+  } finally {
+    await store.close();
+  }
+  return createServer(config, { logger: false });
+}
+
+for (const engine of engines) {
+  describe(`json-server import (${engine.name})`, () => {
+    let url: string;
+    let server: RestwellServer;
+    const get = async (path: string) => {
+      const res = await server.app.inject({ method: 'GET', url: path });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+    const fields = (record: Record<string, any>) => {
+      const { version: _v, createdAt: _c, updatedAt: _u, _links, ...rest } = record;
+      return rest;
+    };
+    before(async () => {
+      url = engine.freshUrl();
+      server = await importAndServe(url, DB);
+    });
+    after(() => server.close());
+
+    test('records keep their ids and values; absent fields read as null; datetimes are stored in UTC', async () => {
+      assert.deepEqual(fields(await get('/posts/3')), { id: 3, title: 'json-server', userId: 1, publishedAt: '2024-05-01T10:00:00.000Z', tags: ['a', 'b'], rating: null });
+      assert.deepEqual(fields(await get('/posts/10')), { id: 10, title: 'restwell', userId: 2, publishedAt: '2024-05-02T08:30:00.000Z', tags: null, rating: 4.5 });
+      assert.deepEqual(fields(await get('/users/2')), { id: 2, name: 'Grace', active: false });
+      assert.deepEqual(fields(await get('/comments/2')), { id: 2, body: 'second', postId: 10 });
+      assert.deepEqual(fields(await get(`/notes/${UUID.toUpperCase()}`)), { id: UUID, text: 'uuid ids' });
+      const post = await get('/posts/3');
+      assert.equal(post.version, 1);
+      assert.deepEqual(post._links.userId, { href: '/users/1' });
+    });
+
+    test('references are enforced and filterable; the singular object was skipped', async () => {
+      const list = await get('/comments?postId=10');
+      assert.deepEqual(list._embedded.comments.map((c: any) => c.id), [2]);
+      const auth = await bearer(server);
+      const bad = await server.app.inject({ method: 'POST', url: '/comments', headers: { ...auth, 'content-type': 'application/json' }, payload: { body: 'x', postId: 99 } });
+      assert.equal(bad.statusCode, 422, bad.body);
+      assert.equal(server.context.resources.has('profile'), false);
+    });
+
+    test('a POST after the import gets the next id after the highest imported one', async () => {
+      const auth = { ...(await bearer(server)), 'content-type': 'application/json' };
+      const post = await server.app.inject({ method: 'POST', url: '/posts', headers: auth, payload: { title: 'next', userId: 1, publishedAt: '2024-06-01T00:00:00Z' } });
+      assert.equal(post.statusCode, 201, post.body);
+      assert.equal(post.json().id, 11);
+      const user = await server.app.inject({ method: 'POST', url: '/users', headers: auth, payload: { name: 'Linus', active: true } });
+      assert.equal(user.json().id, 3);
+    });
+
+    test('an import writes no events', async () => {
+      const events = await server.store.listEvents({ limit: 100 });
+      assert.deepEqual(events.filter((e) => e.type.endsWith('.created') && e.type !== 'posts.created' && e.type !== 'users.created'), []);
+      assert.ok(events.every((e) => ['posts.created', 'users.created'].includes(e.type)), 'only the POSTs of the test before wrote events');
+    });
+
+    test('re-importing into collections that hold records is refused, and writes nothing at all', async () => {
+      const plan = inferImport({ ...DB, tags: [{ id: 1, label: 'new' }] }, 'db.json');
+      const config = resolveConfig({ resources: plan.resources }, { env: {}, overrides: { database: url } });
+      const store = await openStore(url);
+      try {
+        await assert.rejects(loadImport(store, defineResources(config), plan, { source: 'db.json', replace: false, maxJsonDepth: 64 }), (err: unknown) => {
+          assert.ok(err instanceof ImportRefusedError);
+          assert.deepEqual(err.resources, ['users', 'posts', 'comments', 'notes']);
+          return true;
+        });
+        const tags = defineResources(config).find((r) => r.name === 'tags')!;
+        assert.equal(await store.get(tags, 1), undefined, 'the collection that was empty got nothing either');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('a row no POST could store is refused before anything is written', async () => {
+      const fresh = engine.freshUrl();
+      await assert.rejects(importAndServe(fresh, { a: [{ id: 1, t: 'ok' }], b: [{ id: 1, t: 'nul \u0000 inside' }] }), (err: unknown) => {
+        assert.ok(err instanceof ImportError);
+        assert.match(err.message, /b id 1: t must not contain the NUL character/);
+        return true;
+      });
+    });
+
+    test('with replace, the records are replaced and ids still continue after every id ever drawn', async () => {
+      await server.close();
+      server = await importAndServe(url, { users: [{ id: 1, name: 'Only', active: true }], posts: [{ id: 2, title: 't', userId: 1, publishedAt: '2024-01-01T00:00:00Z' }], comments: [], notes: [] }, true);
+      assert.deepEqual((await get('/posts'))._embedded.posts.map((p: any) => p.id), [2]);
+      assert.deepEqual((await get('/comments'))._embedded.comments, []);
+      const auth = { ...(await bearer(server)), 'content-type': 'application/json' };
+      const post = await server.app.inject({ method: 'POST', url: '/posts', headers: auth, payload: { title: 'after', userId: 1, publishedAt: '2024-06-01T00:00:00Z' } });
+      assert.equal(post.json().id, 12, 'never reuses 11, drawn before the replace');
+    });
+  });
+}
