@@ -55,7 +55,7 @@ export function describePlan(prepared: PreparedImport): string {
   for (const [name, r] of Object.entries(prepared.plan.resources)) {
     const rows = prepared.plan.collections.find((c) => c.name === name)!.rows.length;
     const fields = Object.entries(r.fields).map(([f, c]) => `${f} ${c.type === 'reference' ? `→ ${c.to}` : c.type}${c.required ? '*' : ''}`);
-    lines.push(`  ${name} (${rows} rows, ${r.id ?? 'integer'} ids): ${fields.join(', ') || 'no fields'}`);
+    lines.push(`  ${name} (${rows} row${rows === 1 ? '' : 's'}, ${r.id ?? 'integer'} ids): ${fields.join(', ') || 'no fields'}`);
   }
   if (Object.values(prepared.plan.resources).some((r) => Object.values(r.fields).some((f) => f.required))) lines.push('  (* required: every row has a value)');
   for (const note of prepared.plan.notes) lines.push(`  note: ${note}`);

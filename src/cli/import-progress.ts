@@ -21,7 +21,7 @@ export function importProgress(totals: Map<string, number>, stream: NodeJS.Write
     if (!current) return;
     current.bar?.stop();
     const seconds = (performance.now() - current.started) / 1000;
-    stream.write(`${current.name}: ${current.written} rows in ${seconds.toFixed(2)} s\n`);
+    stream.write(`${current.name}: ${current.written} row${current.written === 1 ? '' : 's'} in ${seconds.toFixed(2)} s\n`);
     current = undefined;
   };
   return {

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { ROOT, startServe } from '../support-process.js';
+
+const root = ROOT;
+/** `restwell import …` as the README runs it: the published entry point, in its own process. */
+const restwell = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'bin/restwell.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+
+const DB = { posts: [{ id: 1, title: 'hello', authorId: 1 }, { id: 2, title: 'again', authorId: 1 }], authors: [{ id: 1, name: 'Ada' }], profile: { name: 'x' } };
+
+function workdir(data: unknown = DB, text?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'restwell-import-'));
+  writeFileSync(join(dir, 'db.json'), text ?? JSON.stringify(data));
+  return dir;
+}
+
+describe('restwell import', () => {
+  it('imports, prints what it inferred and a summary per collection, and writes db.restwell.yaml next to the file', () => {
+    const dir = workdir();
+    const res = restwell(dir, 'import', 'db.json', '--db', 'data/x.db');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stderr, /posts \(2 rows, integer ids\): title string\*, authorId → authors\*/);
+    assert.match(res.stderr, /^posts: 2 rows in \d+\.\d\d s$/m);
+    assert.match(res.stderr, /^authors: 1 row in \d+\.\d\d s$/m);
+    assert.match(res.stderr, /skipped "profile"/);
+    assert.match(res.stderr, /serve --config db\.restwell\.yaml --db data\/x\.db/);
+    const config = parse(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'));
+    assert.deepEqual(config.resources.posts.fields.authorId, { type: 'reference', to: 'authors', required: true });
+    assert.equal(config.resources.posts.access, undefined, 'the default access applies');
+    assert.equal(config.database, undefined);
+  });
+
+  it('refuses a second import into collections that hold records, and --force replaces them', () => {
+    const dir = workdir();
+    assert.equal(restwell(dir, 'import', 'db.json', '--db', 'x.db').status, 0);
+    const again = restwell(dir, 'import', 'db.json', '--db', 'x.db');
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /restwell: cannot import db\.json: authors, posts already hold records; nothing was imported \(--force replaces their records\)/);
+    writeFileSync(join(dir, 'db.json'), JSON.stringify({ ...DB, posts: [{ id: 5, title: 'only', authorId: 1 }] }));
+    const forced = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--force');
+    assert.equal(forced.status, 0, forced.stderr);
+    assert.match(forced.stderr, /^posts: 1 row in/m);
+  });
+
+  it('refuses to overwrite a config file with other content unless --force', () => {
+    const dir = workdir();
+    writeFileSync(join(dir, 'mine.yaml'), 'resources: {}\n');
+    const res = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--config', 'mine.yaml');
+    assert.equal(res.status, 1);
+    assert.match(res.stderr, /mine\.yaml exists with other content; nothing was imported/);
+    assert.equal(existsSync(join(dir, 'x.db')), false, 'no database was created');
+  });
+
+  for (const [what, text, message] of [
+    ['invalid JSON', '{"posts": [', /^restwell: cannot import db\.json: it is not valid JSON: /],
+    ['an array', '[{"id": 1}]', /^restwell: cannot import db\.json: the file must hold a JSON object .* it holds an array\n$/],
+    ['no collection', '{"profile": {"name": "x"}}', /^restwell: cannot import db\.json: it holds no collection/],
+    ['string ids', '{"posts": [{"id": "a1b2c3d"}]}', /^restwell: cannot import db\.json: posts: row 0 has id "a1b2c3d", which Restwell cannot keep/],
+    ['a reserved collection name', '{"events": [{"id": 1}]}', /resources\.events: "events" is a path the server itself serves/],
+  ] as const) {
+    it(`refuses ${what} with one clear message, exit code 1, and writes nothing`, () => {
+      const dir = workdir(undefined, text);
+      const res = restwell(dir, 'import', 'db.json', '--db', 'x.db');
+      assert.equal(res.status, 1);
+      assert.match(res.stderr, message);
+      assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
+      assert.equal(existsSync(join(dir, 'x.db')), false);
+      assert.equal(existsSync(join(dir, 'db.restwell.yaml')), false);
+    });
+  }
+});
+
+describe('restwell serve db.json', () => {
+  it('imports on first start, serves the records, and imports again only when the file changed', async () => {
+    const dir = workdir();
+    const file = join(dir, 'db.json');
+    const db = join(dir, 'serve.db');
+    const first = await startServe([file, '--db', db]);
+    try {
+      assert.match(first.output(), /^posts: 2 rows in/m);
+      assert.match(first.output(), /Writes go to the database \(.*serve\.db\), not back to .*db\.json/);
+      const res = await fetch(`${first.url}/posts/2`);
+      assert.equal(((await res.json()) as { title: string }).title, 'again');
+    } finally {
+      await first.stop();
+    }
+    const unchanged = await startServe([file, '--db', db]);
+    try {
+      assert.match(unchanged.output(), /is unchanged since its import at .*: serving what the database holds/);
+      assert.doesNotMatch(unchanged.output(), /rows in/);
+    } finally {
+      await unchanged.stop();
+    }
+    writeFileSync(file, JSON.stringify({ ...DB, posts: [{ id: 9, title: 'changed', authorId: 1 }] }));
+    const changed = await startServe([file, '--db', db]);
+    try {
+      assert.match(changed.output(), /changed since its import at .*: importing it again/);
+      assert.equal((await fetch(`${changed.url}/posts/2`)).status, 404);
+      assert.equal(((await (await fetch(`${changed.url}/posts/9`)).json()) as { title: string }).title, 'changed');
+    } finally {
+      await changed.stop();
+    }
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).posts, [{ id: 9, title: 'changed', authorId: 1 }], 'the file is never written');
+  });
+});
