@@ -1,10 +1,11 @@
 import { importMarker } from '../app/import/load-import.js';
 import { existsSync } from 'node:fs';
 import { openStore } from '../store/open.js';
-import { describePlan, prepareImport, writeConfigFile } from './import-file.js';
+import { defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
 import { importInto, redact } from './import.js';
 import { cliCommand } from './invocation.js';
 import { serve, type ServeOptions } from './serve.js';
+import { isWorker } from './workers.js';
 
 /**
  * `restwell serve db.json`: imports a json-server data file on first start, and again (replacing
@@ -13,6 +14,8 @@ import { serve, type ServeOptions } from './serve.js';
  * go to the database, never back to the file.
  */
 export async function serveDataFile(file: string, options: ServeOptions): Promise<void> {
+  // `--workers N`: the primary imported before starting the workers, which serve what it wrote.
+  if (isWorker()) return serve({ ...options, config: options.config ?? defaultConfigFile(file) });
   const prepared = prepareImport(file, options);
   process.stderr.write(describePlan(prepared));
   const store = await openStore(prepared.config.database);
