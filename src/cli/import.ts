@@ -1,5 +1,5 @@
 import { ImportError } from '../app/import/import-error.js';
-import { loadImport } from '../app/import/load-import.js';
+import { importMarker, loadImport, type ImportMarker } from '../app/import/load-import.js';
 import { ImportRefusedError, SchemaSyncError } from '../store/errors.js';
 import { openStore } from '../store/open.js';
 import { configFileDiffers, describePlan, prepareImport, writeConfigFile, type PreparedImport } from './import-file.js';
@@ -25,10 +25,25 @@ export async function importCommand(file: string, options: ImportCommandOptions)
   if (!options.force && configFileDiffers(prepared.configFile, prepared.yaml)) {
     throw new ImportError([`${prepared.configFile} exists with other content; nothing was imported (--force overwrites it, or choose another file with --config)`], file);
   }
-  await importInto(prepared, options.force === true);
+  if (!options.force && (await alreadyImported(prepared))) {
+    process.stderr.write(`${file} is already imported and unchanged since; nothing to do (--force imports it again)\n`);
+  } else {
+    await importInto(prepared, options.force === true);
+  }
   writeConfigFile(prepared.configFile, prepared.yaml);
   const db = prepared.config.database === DEFAULTS.database ? '' : ` --db ${redact(prepared.config.database)}`;
   process.stderr.write(`Wrote ${prepared.configFile}. Serve it:  ${cliCommand()} serve --config ${prepared.configFile}${db}\n`);
+}
+
+/** The database's record of importing this file, when the file has not changed since. */
+export async function alreadyImported(prepared: PreparedImport): Promise<ImportMarker | undefined> {
+  const store = await openStore(prepared.config.database);
+  try {
+    const marker = await importMarker(store, prepared.path);
+    return marker?.sha256 === prepared.sha256 ? marker : undefined;
+  } finally {
+    await store.close();
+  }
 }
 
 /**

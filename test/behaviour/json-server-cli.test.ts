@@ -36,13 +36,16 @@ describe('restwell import', () => {
     assert.equal(config.database, undefined);
   });
 
-  it('refuses a second import into collections that hold records, and --force replaces them', () => {
+  it('does nothing for an unchanged file, refuses a changed one into collections that hold records, and --force replaces them', () => {
     const dir = workdir();
     assert.equal(restwell(dir, 'import', 'db.json', '--db', 'x.db').status, 0);
+    const same = restwell(dir, 'import', 'db.json', '--db', 'x.db');
+    assert.equal(same.status, 0, same.stderr);
+    assert.match(same.stderr, /db\.json is already imported and unchanged since; nothing to do/);
+    writeFileSync(join(dir, 'db.json'), JSON.stringify({ ...DB, posts: [{ id: 5, title: 'only', authorId: 1 }] }));
     const again = restwell(dir, 'import', 'db.json', '--db', 'x.db');
     assert.equal(again.status, 1);
     assert.match(again.stderr, /restwell: cannot import db\.json: authors, posts already hold records; nothing was imported \(--force replaces their records\)/);
-    writeFileSync(join(dir, 'db.json'), JSON.stringify({ ...DB, posts: [{ id: 5, title: 'only', authorId: 1 }] }));
     const forced = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--force');
     assert.equal(forced.status, 0, forced.stderr);
     assert.match(forced.stderr, /^posts: 1 row in/m);
