@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ImportError } from '../app/import/import-error.js';
 import { inferImport, type ImportPlan } from '../app/import/infer-resources.js';
 import { importConfigYaml } from '../app/import/config-yaml.js';
-import { resolveConfig } from '../config/load.js';
+import { ConfigError, resolveConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 
 /** A json-server data file read, parsed and inferred, with the config it becomes. */
@@ -45,7 +45,14 @@ export function prepareImport(file: string, options: { config?: string; db?: str
   if (!plan.collections.length) throw new ImportError(['it holds no collection (no member is an array of objects)'], file);
   const configFile = options.config ?? defaultConfigFile(file);
   const yaml = importConfigYaml(plan, basename(file));
-  const config = resolveConfig({ resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
+  let config: RestwellConfig;
+  try {
+    config = resolveConfig({ resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
+  } catch (err) {
+    // What the config's own checks refuse (a collection named like a path the server serves) is the file's problem.
+    if (err instanceof ConfigError) throw new ImportError(err.problems.map((p) => p.replace(/^resources\.([^:]+): /, '$1: ')), file);
+    throw err;
+  }
   return { source: file, path: resolve(file), sha256: createHash('sha256').update(text).digest('hex'), plan, config, configFile, yaml };
 }
 

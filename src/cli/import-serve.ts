@@ -1,7 +1,8 @@
-import { importMarker } from '../app/import/load-import.js';
 import { existsSync } from 'node:fs';
+import { ImportError } from '../app/import/import-error.js';
+import { importMarker } from '../app/import/load-import.js';
 import { openStore } from '../store/open.js';
-import { defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
+import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
 import { importInto, redact } from './import.js';
 import { cliCommand } from './invocation.js';
 import { serve, type ServeOptions } from './serve.js';
@@ -24,6 +25,9 @@ export async function serveDataFile(file: string, options: ServeOptions): Promis
     marker = await importMarker(store, prepared.path);
   } finally {
     await store.close();
+  }
+  if (!marker && configFileDiffers(prepared.configFile, prepared.yaml)) {
+    throw new ImportError([`${prepared.configFile} exists with other content; nothing was imported (choose another file with --config, or overwrite it: ${cliCommand()} import ${file} --force)`], file);
   }
   if (marker?.sha256 === prepared.sha256) {
     process.stderr.write(`${file} is unchanged since its import at ${marker.importedAt}: serving what the database holds\n`);

@@ -65,7 +65,7 @@ describe('restwell import', () => {
     ['an array', '[{"id": 1}]', /^restwell: cannot import db\.json: the file must hold a JSON object .* it holds an array\n$/],
     ['no collection', '{"profile": {"name": "x"}}', /^restwell: cannot import db\.json: it holds no collection/],
     ['string ids', '{"posts": [{"id": "a1b2c3d"}]}', /^restwell: cannot import db\.json: posts: row 0 has id "a1b2c3d", which Restwell cannot keep/],
-    ['a reserved collection name', '{"events": [{"id": 1}]}', /resources\.events: "events" is a path the server itself serves/],
+    ['a reserved collection name', '{"events": [{"id": 1}]}', /^restwell: cannot import db\.json: events: "events" is a path the server itself serves; choose another name\n$/],
   ] as const) {
     it(`refuses ${what} with one clear message, exit code 1, and writes nothing`, () => {
       const dir = workdir(undefined, text);
@@ -80,6 +80,15 @@ describe('restwell import', () => {
 });
 
 describe('restwell serve db.json', () => {
+  it('never overwrites a config file it did not write', () => {
+    const dir = workdir();
+    writeFileSync(join(dir, 'db.restwell.yaml'), 'resources: {}\n');
+    const res = restwell(dir, 'serve', 'db.json', '--db', 'x.db', '--port', '0');
+    assert.equal(res.status, 1);
+    assert.match(res.stderr, /restwell: cannot import db\.json: db\.restwell\.yaml exists with other content; nothing was imported/);
+    assert.equal(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'), 'resources: {}\n');
+  });
+
   it('imports on first start, serves the records, and imports again only when the file changed', async () => {
     const dir = workdir();
     const file = join(dir, 'db.json');
