@@ -1,6 +1,6 @@
 import { ImportError } from '../app/import/import-error.js';
 import { importMarker, loadImport, type ImportMarker } from '../app/import/load-import.js';
-import { ImportRefusedError, SchemaSyncError } from '../store/errors.js';
+import { ImportRefusedError, SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
 import { openStore } from '../store/open.js';
 import { configFileDiffers, describePlan, prepareImport, writeConfigFile, type PreparedImport } from './import-file.js';
 import { importProgress } from './import-progress.js';
@@ -69,7 +69,9 @@ export async function importInto(prepared: PreparedImport, replace: boolean, for
     progress.finish();
     if (err instanceof ImportRefusedError) throw new ImportError([`${err.message} (${forceHint})`], prepared.source);
     if (err instanceof SchemaSyncError && !replace) throw new ImportError([`${err.problems.join('; ')}; nothing was imported (--force replaces the records and the tables' shape)`], prepared.source);
-    throw err;
+    if (err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) throw err;
+    // The load is one transaction, rolled back: e.g. records of a resource outside the file still refer to records --force would replace.
+    throw new ImportError([`the database refused it, so nothing was imported: ${(err as Error).message}`], prepared.source);
   } finally {
     await store.close();
   }

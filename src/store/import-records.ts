@@ -41,8 +41,7 @@ export function* importRecords(tx: WriteTransaction, sets: ImportSet[], options:
     if (row) occupied.push(resource.name);
   }
   if (occupied.length && !options.replace) throw new ImportRefusedError(occupied);
-  // Referencing resources come later in `sets`, so they are emptied first.
-  if (options.replace) for (const { resource } of [...sets].reverse()) yield* step(tx.run(tx.sql.deleteFrom(resource.name).compile()));
+  if (options.replace && occupied.length) yield* step(tx.emptyTables(sets.map((s) => s.resource)));
   const now = new Date().toISOString();
   for (const set of sets) yield* insertAll(tx, set, now, options.onProgress);
 }

@@ -51,6 +51,11 @@ export interface WriteTransaction extends Statements {
   reserveId(resource: ResourceDefinition, id: number): Maybe<void>;
   /** Appends a row to the event log. */
   appendEvent(event: EventRow): Maybe<void>;
+  /**
+   * Deletes every record of these resources (given referenced ones first, so the referencing ones
+   * go first), for a bulk import that replaces them. No events are written.
+   */
+  emptyTables(resources: ResourceDefinition[]): Maybe<void>;
 }
 
 /** A record row as a StoredRecord-shaped write needs it (the id is absent until the engine draws one). */

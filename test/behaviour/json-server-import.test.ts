@@ -116,6 +116,22 @@ for (const engine of engines) {
       });
     });
 
+    test('replacing collections that a resource outside the file refers to: allowed while it refers to none of their records', async () => {
+      const fresh = engine.freshUrl();
+      const data = { posts: [{ id: 1, title: 'a' }] };
+      await (await importAndServe(fresh, data)).close();
+      // Another config on the same database adds reviews of posts.
+      const config = resolveConfig({ resources: { posts: { fields: { title: { type: 'string', required: true } } }, reviews: { fields: { postId: { type: 'reference', to: 'posts' } } } } }, { env: {}, overrides: { database: fresh } });
+      const other = await createServer(config, { logger: false });
+      await (await importAndServe(fresh, { posts: [{ id: 2, title: 'b' }] }, true)).close();
+      const review = await other.app.inject({ method: 'POST', url: '/reviews', headers: { ...(await bearer(other)), 'content-type': 'application/json' }, payload: { postId: 2 } });
+      assert.equal(review.statusCode, 201, review.body);
+      await other.close();
+      await assert.rejects(importAndServe(fresh, { posts: [{ id: 3, title: 'c' }] }, true), 'a review still refers to post 2');
+      const server = await importAndServe(fresh, { posts: [{ id: 2, title: 'b' }] }).catch((err) => err);
+      assert.ok(server instanceof ImportRefusedError, 'post 2 is still there: the failed replace changed nothing');
+    });
+
     test('with replace, the records are replaced and ids still continue after every id ever drawn', async () => {
       await server.close();
       server = await importAndServe(url, { users: [{ id: 1, name: 'Only', active: true }], posts: [{ id: 2, title: 't', userId: 1, publishedAt: '2024-01-01T00:00:00Z' }], comments: [], notes: [] }, true);

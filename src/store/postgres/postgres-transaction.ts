@@ -96,6 +96,27 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
   }
 
   /**
+   * TRUNCATE of them all in one statement. A DELETE would leave the deleted rows behind as dead
+   * tuples until vacuum, and each row deleted from a referenced table has its foreign keys checked
+   * by a scan of the referencing table, dead rows included: replacing 100k records that way took
+   * tens of seconds. TRUNCATE cannot empty a table that a table outside the list references, so
+   * then the rows are deleted, referencing tables first. Sequences keep their values (ids are never reused).
+   */
+  async emptyTables(resources: ResourceDefinition[]): Promise<void> {
+    // Quoted as identifiers (resource names hold no double quote), in this schema through search_path.
+    const tables = resources.map((r) => `"${r.name}"`);
+    const outside = await this.client.query(
+      `SELECT 1 FROM pg_constraint WHERE contype = 'f' AND confrelid = ANY($1::regclass[]) AND NOT conrelid = ANY($1::regclass[]) LIMIT 1`,
+      [tables],
+    );
+    if (!outside.rowCount) {
+      await this.client.query(`TRUNCATE TABLE ${tables.join(', ')}`);
+      return;
+    }
+    for (const r of [...resources].reverse()) await this.run(this.sql.deleteFrom(r.name).compile());
+  }
+
+  /**
    * Turns a constraint failure (by SQLSTATE and constraint name, never by message) into the
    * domain error, or into RetryWrite when running again resolves it. Called after ROLLBACK, so the
    * holder of a unique value is looked up on this same, now idle, connection: taking a second

@@ -1,4 +1,5 @@
 import type { SelectQueryBuilder, CompiledQuery } from 'kysely';
+import type { ResourceDefinition } from '../../core/resource.js';
 import { runNow } from '../flow.js';
 import type { EventRow } from '../records.js';
 import type { Row, RowWrite, WriteTransaction } from '../statements.js';
@@ -40,6 +41,11 @@ export class SqliteTransaction extends SqliteStatements implements WriteTransact
 
   appendEvent(event: EventRow): void {
     appendEvent(this, event);
+  }
+
+  /** DELETE, referencing tables first: what references a deleted row is gone by then, so each foreign key check finds an empty table. */
+  emptyTables(resources: ResourceDefinition[]): void {
+    for (const r of [...resources].reverse()) this.run(this.sql.deleteFrom(r.name).compile());
   }
 
   /** The domain error for a broken constraint; SQLite does not say which unique index, so each is asked. */
