@@ -16,7 +16,8 @@ export interface PreparedImport {
   plan: ImportPlan;
   config: RestwellConfig;
   configFile: string;
-  yaml: string;
+  /** The config file's text: YAML, or JSON for a `.json` file. */
+  configText: string;
 }
 
 /** `db.json` → `db.restwell.yaml`, next to it. */
@@ -44,7 +45,8 @@ export function prepareImport(file: string, options: { config?: string; db?: str
   const plan = inferImport(data, file);
   if (!plan.collections.length) throw new ImportError(['it holds no collection (no member is an array of objects)'], file);
   const configFile = options.config ?? defaultConfigFile(file);
-  const yaml = importConfigYaml(plan, basename(file));
+  // A .json config is read as JSON (config/load.ts), so it is written as JSON.
+  const configText = extname(configFile) === '.json' ? `${JSON.stringify({ resources: plan.resources }, null, 2)}\n` : importConfigYaml(plan, basename(file));
   let config: RestwellConfig;
   try {
     config = resolveConfig({ resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
@@ -53,7 +55,7 @@ export function prepareImport(file: string, options: { config?: string; db?: str
     if (err instanceof ConfigError) throw new ImportError(err.problems.map((p) => p.replace(/^resources\.([^:]+): /, '$1: ')), file);
     throw err;
   }
-  return { source: file, path: resolve(file), sha256: createHash('sha256').update(text).digest('hex'), plan, config, configFile, yaml };
+  return { source: file, path: resolve(file), sha256: createHash('sha256').update(text).digest('hex'), plan, config, configFile, configText };
 }
 
 /** What was inferred, a line per collection, for stderr. */
@@ -69,14 +71,14 @@ export function describePlan(prepared: PreparedImport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** True when the config file exists with other content than `yaml` (so writing it would lose edits). */
-export function configFileDiffers(file: string, yaml: string): boolean {
-  return existsSync(file) && readFileSync(file, 'utf8') !== yaml;
+/** True when the config file exists with other content than `text` (so writing it would lose edits). */
+export function configFileDiffers(file: string, text: string): boolean {
+  return existsSync(file) && readFileSync(file, 'utf8') !== text;
 }
 
 /** Writes the config file whole or not at all (a temporary file renamed over it). */
-export function writeConfigFile(file: string, yaml: string): void {
+export function writeConfigFile(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, yaml);
+  writeFileSync(temp, text);
   renameSync(temp, file);
 }

@@ -26,7 +26,7 @@ export async function serveDataFile(file: string, options: ServeOptions): Promis
   } finally {
     await store.close();
   }
-  if (!marker && configFileDiffers(prepared.configFile, prepared.yaml)) {
+  if (!marker && configFileDiffers(prepared.configFile, prepared.configText)) {
     throw new ImportError([`${prepared.configFile} exists with other content; nothing was imported (choose another file with --config, or overwrite it: ${cliCommand()} import ${file} --force)`], file);
   }
   if (marker?.sha256 === prepared.sha256) {
@@ -34,10 +34,10 @@ export async function serveDataFile(file: string, options: ServeOptions): Promis
   } else {
     if (marker) process.stderr.write(`${file} changed since its import at ${marker.importedAt}: importing it again (replacing those collections' records)\n`);
     await importInto(prepared, marker !== undefined, `they did not come from this file; to replace them with its rows: ${cliCommand()} import ${file} --force`);
-    writeConfigFile(prepared.configFile, prepared.yaml);
+    writeConfigFile(prepared.configFile, prepared.configText);
   }
   // The config is the file's, kept as the user may have edited it; made again only if it is gone.
-  if (!existsSync(prepared.configFile)) writeConfigFile(prepared.configFile, prepared.yaml);
+  if (!existsSync(prepared.configFile)) writeConfigFile(prepared.configFile, prepared.configText);
   process.stderr.write(`Writes go to the database (${redact(prepared.config.database)}), not back to ${file}.\n`);
   await serve({ ...options, config: prepared.configFile });
 }

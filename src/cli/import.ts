@@ -22,7 +22,7 @@ export interface ImportCommandOptions {
 export async function importCommand(file: string, options: ImportCommandOptions): Promise<void> {
   const prepared = prepareImport(file, options);
   process.stderr.write(describePlan(prepared));
-  if (!options.force && configFileDiffers(prepared.configFile, prepared.yaml)) {
+  if (!options.force && configFileDiffers(prepared.configFile, prepared.configText)) {
     throw new ImportError([`${prepared.configFile} exists with other content; nothing was imported (--force overwrites it, or choose another file with --config)`], file);
   }
   if (!options.force && (await alreadyImported(prepared))) {
@@ -30,7 +30,7 @@ export async function importCommand(file: string, options: ImportCommandOptions)
   } else {
     await importInto(prepared, options.force === true);
   }
-  writeConfigFile(prepared.configFile, prepared.yaml);
+  writeConfigFile(prepared.configFile, prepared.configText);
   const db = prepared.config.database === DEFAULTS.database ? '' : ` --db ${redact(prepared.config.database)}`;
   process.stderr.write(`Wrote ${prepared.configFile}. Serve it:  ${cliCommand()} serve --config ${prepared.configFile}${db}\n`);
 }

@@ -51,6 +51,13 @@ describe('restwell import', () => {
     assert.match(forced.stderr, /^posts: 1 row in/m);
   });
 
+  it('writes a .json config as JSON', () => {
+    const dir = workdir();
+    const res = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--config', 'out.json');
+    assert.equal(res.status, 0, res.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')).resources.authors, { fields: { name: { type: 'string', required: true } } });
+  });
+
   it('refuses to overwrite a config file with other content unless --force', () => {
     const dir = workdir();
     writeFileSync(join(dir, 'mine.yaml'), 'resources: {}\n');
