@@ -6,10 +6,13 @@ import { step, type Flow } from './flow.js';
 import { newGen, recordColumns } from './records.js';
 import type { WriteTransaction } from './statements.js';
 
-/** One collection of a bulk import: records keeping their ids, each with complete, valid field data. */
+/**
+ * One collection of a bulk import: records keeping their ids, each with complete, valid field data,
+ * and the time it was created and last updated when known (ISO-8601 UTC; else the time of the import).
+ */
 export interface ImportSet {
   resource: ResourceDefinition;
-  records: Array<{ id: RecordId; data: Record<string, unknown> }>;
+  records: Array<{ id: RecordId; data: Record<string, unknown>; createdAt?: string; updatedAt?: string }>;
 }
 
 /** How a bulk import treats what is already stored. */
@@ -54,8 +57,8 @@ function* insertAll(tx: WriteTransaction, { resource, records }: ImportSet, now:
   for (let start = 0; start < records.length; start += perStatement) {
     const rows: Record<string, unknown>[] = [];
     const values: unknown[] = [];
-    for (const { id, data } of records.slice(start, start + perStatement)) {
-      const row = recordColumns(resource, { id, version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner: null, data }, tx.codec);
+    for (const { id, data, createdAt = now, updatedAt = createdAt } of records.slice(start, start + perStatement)) {
+      const row = recordColumns(resource, { id, version: 1, gen: newGen(), createdAt, updatedAt, owner: null, data }, tx.codec);
       rows.push(row);
       for (const key in row) values.push(row[key]);
       if (typeof id === 'number' && id > highest) highest = id;

@@ -107,6 +107,26 @@ for (const engine of engines) {
       }
     });
 
+    test('createdAt and updatedAt date-times in the file become the records\' own (in UTC)', async () => {
+      const other = await importAndServe(engine.freshUrl(), {
+        tasks: [
+          { id: 1, title: 'a', createdAt: '2024-01-01T10:00:00+01:00', updatedAt: '2024-02-01T00:00:00Z' },
+          { id: 2, title: 'b', createdAt: '2023-06-01T00:00:00Z' },
+          { id: 3, title: 'c' },
+        ],
+      });
+      try {
+        const read = async (id: number) => (await other.app.inject({ method: 'GET', url: `/tasks/${id}` })).json();
+        assert.deepEqual([(await read(1)).createdAt, (await read(1)).updatedAt], ['2024-01-01T09:00:00.000Z', '2024-02-01T00:00:00.000Z']);
+        assert.deepEqual([(await read(2)).createdAt, (await read(2)).updatedAt], ['2023-06-01T00:00:00.000Z', '2023-06-01T00:00:00.000Z']);
+        assert.ok(Date.parse((await read(3)).createdAt) > Date.parse('2025-01-01T00:00:00Z'), 'without one, the time of the import');
+        const sorted = (await other.app.inject({ method: 'GET', url: '/tasks?sort=createdAt' })).json();
+        assert.deepEqual(sorted._embedded.tasks.map((t: any) => t.id), [2, 1, 3]);
+      } finally {
+        await other.close();
+      }
+    });
+
     test('a row no POST could store is refused before anything is written', async () => {
       const fresh = engine.freshUrl();
       await assert.rejects(importAndServe(fresh, { a: [{ id: 1, t: 'ok' }], b: [{ id: 1, t: 'nul \u0000 inside' }] }), (err: unknown) => {

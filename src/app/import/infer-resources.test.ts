@@ -94,6 +94,12 @@ describe('inferring resources from a json-server db.json', () => {
     assert.ok(plan.notes.some((n) => /books\.bookId: .*cycle/.test(n)));
   });
 
+  it('keeps createdAt and updatedAt date-times as the records\' own, not as fields', () => {
+    const plan = inferImport({ posts: [{ id: 1, title: 'a', createdAt: '2024-01-01T00:00:00Z', updatedAt: null }, { id: 2, title: 'b' }] }, 'db.json');
+    assert.deepEqual(plan.resources.posts, { fields: { title: { type: 'string', required: true } } });
+    assert.deepEqual(plan.collections[0]!.timestamps, ['createdAt', 'updatedAt']);
+  });
+
   it('skips singular objects with a note and ignores $schema', () => {
     const plan = inferImport({ $schema: './schema.json', profile: { name: 'typicode' }, posts: [] }, 'db.json');
     assert.deepEqual(Object.keys(plan.resources), ['posts']);
@@ -106,7 +112,8 @@ describe('inferring resources from a json-server db.json', () => {
     assert.match(problems({ count: 3 }), /"count" is a number; every member must be a collection/);
     assert.match(problems({ Posts: [{ id: 1 }] }), /"Posts" cannot be a Restwell collection name/);
     assert.match(problems({ posts: [{ id: 1, 'first-name': 'a' }] }), /posts: field "first-name" cannot be a Restwell field name/);
-    assert.match(problems({ posts: [{ id: 1, createdAt: '2024-01-01T00:00:00Z' }] }), /posts: field "createdAt" clashes with the member Restwell sets/);
+    assert.match(problems({ posts: [{ id: 1, createdAt: 'yesterday' }] }), /posts: field "createdAt" clashes with the member Restwell sets on every record \(it is kept as the record's own createdAt when every value is an RFC 3339 date-time/);
+    assert.match(problems({ posts: [{ id: 1, version: 2 }] }), /posts: field "version" clashes with the member Restwell sets on every record; rename it/);
     assert.match(problems({ posts: [1, 2] }), /posts: row 0 is 1, not an object/);
     const both = problems({ a: [{ id: 'x' }], b: [{ id: 'y' }] });
     assert.match(both, /a: row 0/);

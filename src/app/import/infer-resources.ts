@@ -18,6 +18,11 @@ export interface InferredCollection {
   ids: RecordId[];
   /** The rows without their `id`, as in the file (validated and completed when loaded). */
   rows: Array<Record<string, unknown>>;
+  /**
+   * `createdAt` / `updatedAt` members of the rows that hold date-times (or nothing): they become
+   * the records' own createdAt and updatedAt, which Restwell serves under those names, instead of fields.
+   */
+  timestamps: Array<'createdAt' | 'updatedAt'>;
 }
 
 /** What a json-server data file becomes. */
@@ -77,9 +82,13 @@ function inferCollection(name: string, value: unknown[], problems: string[]): In
   if ('problem' in ids) problems.push(`${name}: ${ids.problem}`);
   const evidence = collectFields(records);
   const fields: Record<string, FieldConfig> = {};
+  const timestamps: Array<'createdAt' | 'updatedAt'> = [];
   for (const [field, seen] of evidence) {
-    if ((SYSTEM_FIELDS as readonly string[]).includes(field)) {
-      problems.push(`${name}: field "${field}" clashes with the member Restwell sets on every record (${SYSTEM_FIELDS.filter((f) => f !== 'id').join(', ')}); rename it in the file`);
+    if ((field === 'createdAt' || field === 'updatedAt') && [...seen.kinds].every((k) => k === 'datetime')) {
+      timestamps.push(field);
+    } else if ((SYSTEM_FIELDS as readonly string[]).includes(field)) {
+      const why = field === 'version' ? '' : ` (it is kept as the record's own ${field} when every value is an RFC 3339 date-time with seconds and a zone)`;
+      problems.push(`${name}: field "${field}" clashes with the member Restwell sets on every record${why}; rename it in the file`);
     } else if (!FIELD_NAME.test(field)) {
       problems.push(`${name}: field "${field}" cannot be a Restwell field name (a letter first, then letters, digits or _, at most 63); rename it in the file`);
     } else {
@@ -88,7 +97,7 @@ function inferCollection(name: string, value: unknown[], problems: string[]): In
   }
   if (problems.length > before || 'problem' in ids) return undefined;
   const config: ResourceConfig = { ...(ids.idType === 'uuid' ? { id: 'uuid' as const } : {}), fields };
-  return { name, config, ids: ids.ids, rows: records.map(withoutId) };
+  return { name, config, ids: ids.ids, rows: records.map(withoutId), timestamps };
 }
 
 function withoutId(row: Record<string, unknown>): Record<string, unknown> {

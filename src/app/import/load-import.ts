@@ -1,4 +1,5 @@
 import { ValidationError } from '../../core/errors.js';
+import type { RecordId } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { RecordValidator } from '../../core/validate.js';
 import type { ImportSet } from '../../store/import-records.js';
@@ -49,7 +50,7 @@ export async function loadImport(store: Store, resources: ResourceDefinition[], 
     const records: ImportSet['records'] = new Array(c.rows.length);
     for (let i = 0; i < c.rows.length && problems.length < MAX_PROBLEMS; i++) {
       try {
-        records[i] = { id: c.ids[i]!, data: validator.prepare(c.rows[i]) };
+        records[i] = c.timestamps.length ? withTimestamps(c.ids[i]!, c.rows[i]!, validator) : { id: c.ids[i]!, data: validator.prepare(c.rows[i]) };
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         for (const e of err.errors) problems.push(`${c.name} id ${c.ids[i]}: ${e.pointer.slice(1) || '(record)'} ${e.detail}`);
@@ -64,6 +65,17 @@ export async function loadImport(store: Store, resources: ResourceDefinition[], 
     const marker: ImportMarker = { sha256: options.marker.sha256, importedAt: new Date().toISOString(), collections: plan.collections.map((c) => c.name) };
     await store.putDocument(IMPORT_MARKER, options.marker.file, { ...marker });
   }
+}
+
+/**
+ * A record whose row carries `createdAt` / `updatedAt` date-times: they become its own, in UTC
+ * (updatedAt defaults to createdAt, both to the time of the import), and are no fields.
+ */
+function withTimestamps(id: RecordId, row: Record<string, unknown>, validator: RecordValidator): ImportSet['records'][number] {
+  const { createdAt, updatedAt, ...fields } = row;
+  const created = typeof createdAt === 'string' ? new Date(createdAt).toISOString() : undefined;
+  const updated = typeof updatedAt === 'string' ? new Date(updatedAt).toISOString() : created;
+  return { id, data: validator.prepare(fields), ...(created ? { createdAt: created } : {}), ...(updated ? { updatedAt: updated } : {}) };
 }
 
 /** What the database remembers of importing `file` (its absolute path), if it did. */
