@@ -3,9 +3,9 @@ import { ImportError } from '../app/import/import-error.js';
 import { importMarker } from '../app/import/load-import.js';
 import { openStore } from '../store/open.js';
 import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
-import { importInto, redact } from './import.js';
+import { importInto } from './import.js';
 import { cliCommand } from './invocation.js';
-import { serve, type ServeOptions } from './serve.js';
+import { redact, serve, type ServeOptions } from './serve.js';
 import { isWorker } from './workers.js';
 
 /**

@@ -5,6 +5,7 @@ import { openStore } from '../store/open.js';
 import { configFileDiffers, describePlan, prepareImport, writeConfigFile, type PreparedImport } from './import-file.js';
 import { importProgress } from './import-progress.js';
 import { cliCommand } from './invocation.js';
+import { redact } from './serve.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { defineResources } from '../core/resource.js';
 
@@ -69,22 +70,13 @@ export async function importInto(prepared: PreparedImport, replace: boolean, for
     progress.finish();
     if (err instanceof ImportRefusedError) throw new ImportError([`${err.message} (${forceHint})`], prepared.source);
     if (err instanceof SchemaSyncError && !replace) throw new ImportError([`${err.problems.join('; ')}; nothing was imported (--force replaces the records and the tables' shape)`], prepared.source);
-    if (err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) throw err;
-    // The load is one transaction, rolled back: e.g. records of a resource outside the file still refer to records --force would replace.
-    throw new ImportError([`the database refused it, so nothing was imported: ${(err as Error).message}`], prepared.source);
+    // A statement the database refused (the driver's errors carry a code) rolled the one transaction back:
+    // e.g. records of a resource outside the file still refer to records --force would replace.
+    if (err instanceof Error && !(err instanceof StoreUnavailableError) && typeof (err as { code?: unknown }).code === 'string') {
+      throw new ImportError([`the database refused it, so nothing was imported: ${err.message}`], prepared.source);
+    }
+    throw err;
   } finally {
     await store.close();
-  }
-}
-
-/** A database URL fit for messages: any password replaced. */
-export function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.password) return url;
-    u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
   }
 }

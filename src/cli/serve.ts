@@ -93,7 +93,7 @@ function banner(config: RestwellConfig, resources: string[], port: number, worke
 }
 
 /** A database URL fit for logs: any password replaced. */
-function redact(url: string): string {
+export function redact(url: string): string {
   try {
     const u = new URL(url);
     if (!u.password) return url;

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { createServer } from '../../src/app/server.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { bearer } from '../../src/test-support/test-server.js';
 import { ROOT, startServe } from '../support-process.js';
 
 const root = ROOT;
@@ -49,6 +52,22 @@ describe('restwell import', () => {
     const forced = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--force');
     assert.equal(forced.status, 0, forced.stderr);
     assert.match(forced.stderr, /^posts: 1 row in/m);
+  });
+
+  it('says in one line when the database refuses a replacing load', async () => {
+    const dir = workdir();
+    assert.equal(restwell(dir, 'import', 'db.json', '--db', 'x.db').status, 0);
+    // Another config on the same database adds reviews, one of which refers to post 1.
+    const config = parse(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'));
+    config.resources.reviews = { fields: { postId: { type: 'reference', to: 'posts' } } };
+    const other = await createServer(resolveConfig(config, { env: {}, overrides: { database: join(dir, 'x.db') } }), { logger: false });
+    const review = await other.app.inject({ method: 'POST', url: '/reviews', headers: { ...(await bearer(other)), 'content-type': 'application/json' }, payload: { postId: 1 } });
+    assert.equal(review.statusCode, 201, review.body);
+    await other.close();
+    const res = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--force');
+    assert.equal(res.status, 1);
+    assert.match(res.stderr, /^restwell: cannot import db\.json: the database refused it, so nothing was imported: .*FOREIGN KEY/m);
+    assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
   });
 
   it('writes a .json config as JSON', () => {

@@ -68,13 +68,14 @@ export async function loadImport(store: Store, resources: ResourceDefinition[], 
 }
 
 /**
- * A record whose row carries `createdAt` / `updatedAt` date-times: they become its own, in UTC
- * (updatedAt defaults to createdAt, both to the time of the import), and are no fields.
+ * A record whose row carries `createdAt` / `updatedAt` date-times: they become its own, in UTC (one
+ * missing is the other; both missing, the time of the import), and are no fields.
  */
 function withTimestamps(id: RecordId, row: Record<string, unknown>, validator: RecordValidator): ImportSet['records'][number] {
   const { createdAt, updatedAt, ...fields } = row;
-  const created = typeof createdAt === 'string' ? new Date(createdAt).toISOString() : undefined;
-  const updated = typeof updatedAt === 'string' ? new Date(updatedAt).toISOString() : created;
+  const given = (v: unknown) => (typeof v === 'string' ? new Date(v).toISOString() : undefined);
+  const created = given(createdAt) ?? given(updatedAt);
+  const updated = given(updatedAt) ?? created;
   return { id, data: validator.prepare(fields), ...(created ? { createdAt: created } : {}), ...(updated ? { updatedAt: updated } : {}) };
 }
 
