@@ -48,5 +48,9 @@ export interface Engine {
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */
   sync(resources: ResourceDefinition[], allowDestructive: boolean): Promise<SyncReport>;
+  /** Runs a trivial query; rejects (StoreUnavailableError) when the database does not answer. */
+  ping(): Promise<void>;
+  /** Where writes commit in batches: calls `listener` with each committed batch's size until the returned function is called. */
+  onCommitBatch?(listener: (size: number) => void): () => void;
   close(): Promise<void>;
 }

@@ -35,7 +35,10 @@ export class SqlStore implements Store {
   /** The commit stamp the caches are checked against, taken once per turn of the event loop. */
   private readonly stamp?: TurnStamp;
 
+  readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+
   constructor(private readonly engine: Engine) {
+    if (engine.onCommitBatch) this.onCommitBatch = (listener) => engine.onCommitBatch!(listener);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
     if (engine.commitStamp) {
@@ -134,6 +137,10 @@ export class SqlStore implements Store {
 
   deleteDocument(kind: string, id: string): Promise<boolean> {
     return this.engine.write((s) => deleteDocument(s, kind, id));
+  }
+
+  ping(): Promise<void> {
+    return this.engine.ping();
   }
 
   close(): Promise<void> {

@@ -114,5 +114,18 @@ export interface Store {
   /** Deletes a document; resolves true when one was there. */
   deleteDocument(kind: string, id: string): Promise<boolean>;
 
+  /**
+   * Checks that the database answers a trivial query now (readiness probes); rejects with
+   * StoreUnavailableError when it cannot be reached.
+   */
+  ping(): Promise<void>;
+
+  /**
+   * Present where the engine commits writes in batches (SQLite's group commit): calls `listener`
+   * with the number of writes in each batch it commits. Returns the function that stops the calls.
+   * Observers (metrics) live above the store; the store itself knows nothing of them.
+   */
+  readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+
   close(): Promise<void>;
 }

@@ -104,6 +104,11 @@ class PostgresEngine implements Engine {
     return this.guard(() => syncPostgresSchema(this.pool, this.schemaKey, resources, allowDestructive));
   }
 
+  /** One round trip on a pooled connection (a new one when none is idle: the probe covers connecting too). */
+  async ping(): Promise<void> {
+    await this.guard(() => this.pool.query('SELECT 1'));
+  }
+
   async close(): Promise<void> {
     await this.listener?.close();
     await this.pool.end();

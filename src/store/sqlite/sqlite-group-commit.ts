@@ -37,6 +37,8 @@ export class SqliteGroupCommit {
   private locked?: { since: number; tries: number };
   /** Transactions this connection has ended (committed or rolled back): reads cached before one may be stale. */
   commits = 0;
+  /** Told each committed batch's size (metrics); empty unless someone observes. */
+  private readonly batchListeners = new Set<(size: number) => void>();
 
   /** Each job's savepoint, prepared once: `exec` would parse the SQL again for every write. */
   private readonly savepoint: { begin: Statement; release: Statement; rollback: Statement };
@@ -55,6 +57,12 @@ export class SqliteGroupCommit {
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /** Calls `listener` with the number of jobs in each batch committed from now on; returns the function that stops it. */
+  onBatch(listener: (size: number) => void): () => void {
+    this.batchListeners.add(listener);
+    return () => this.batchListeners.delete(listener);
   }
 
   /** Stops syncing; jobs still queued are flushed first by the caller closing the database after. */
@@ -98,6 +106,7 @@ export class SqliteGroupCommit {
     } finally {
       this.commits++;
     }
+    if (this.batchListeners.size) for (const listener of this.batchListeners) listener(jobs.length);
     const settle = (syncError?: unknown) =>
       jobs.forEach((job, i) => (syncError ? job.reject(syncError) : outcomes[i].ok ? job.resolve(outcomes[i].value) : job.reject(outcomes[i].value)));
     if (this.wal) this.wal.afterCommit(settle);

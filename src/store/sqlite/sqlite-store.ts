@@ -43,6 +43,7 @@ class SqliteEngine implements Engine {
   private readonly walIndex?: WalChangeCounter;
   /** Stamps handed out when the wal-index header could not be read consistently: each unique, so each misses the cache. */
   private unknownStamps = 0;
+  private ping1?: Statement;
 
   constructor(url: string) {
     const location = databaseLocation(url);
@@ -107,6 +108,16 @@ class SqliteEngine implements Engine {
 
   async sync(resources: ResourceDefinition[], allowDestructive: boolean): Promise<SyncReport> {
     return this.whileStarting(() => syncSqliteSchema(this.db, this.statements, resources, allowDestructive));
+  }
+
+  /** A statement on the connection: fails only once the database is closed or its file unreadable. */
+  async ping(): Promise<void> {
+    this.ping1 ??= this.db.prepare('SELECT 1');
+    this.ping1.get();
+  }
+
+  onCommitBatch(listener: (size: number) => void): () => void {
+    return this.writer.onBatch(listener);
   }
 
   async close(): Promise<void> {
