@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
@@ -14,25 +15,32 @@ import { routeTable } from './routes.js';
 import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
 import { registerDispatcher } from '../webhooks/outbound/http/dispatcher-hooks.js';
+import { loggerFromEnv, type LoggerSettings } from './ops/logger-options.js';
+import { opsState } from './ops/ops-state.js';
+import { registerOps, unmatchedHook } from './ops/register-ops.js';
+import { rawProblemBody, rawProblemOrigin } from '../http/raw-problem.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
 export interface AppOptions {
-  logger?: boolean | { level: string };
+  /** false for none; default from the environment (LOG_LEVEL, LOG_FORMAT; pretty in a terminal). */
+  logger?: boolean | LoggerSettings;
 }
 
 /** Builds the Fastify app for a context: parsers, the route table, 405/OPTIONS, and the error handlers. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const ops = opsState(ctx);
   const app = Fastify({
-    logger: withRedaction(options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' }),
-    // Per-request log lines cost more than the request itself at load; errors are still logged.
+    logger: withRedaction(options.logger ?? loggerFromEnv()),
+    // Fastify's own request logging writes two lines per request; ops/register-ops.ts writes one (at info).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.server.bodyLimit,
     // Timeouts, the per-client connection cap and problem+json for parser errors and CONNECT, on every
     // server Fastify listens with (two when `localhost` resolves to two addresses).
-    serverFactory: (handler) => createHttpServer(handler, { server: ctx.config.server, publicUrl: ctx.publicUrl }),
+    serverFactory: (handler) => createHttpServer(refusedWhileDraining(handler, ops, ctx.publicUrl), { server: ctx.config.server, publicUrl: ctx.publicUrl }),
     // The factory's servers answer client errors themselves; Fastify's default answer is not a problem.
     clientErrorHandler: () => {},
-    return503OnClosing: true,
+    // Requests that arrive while draining get a problem (refusedWhileDraining), not Fastify's plain JSON.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
   });
@@ -43,10 +51,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addContentTypeParser([...JSON_BODY_TYPES, ...PATCH_TYPES], { parseAs: 'buffer' }, jsonBodyParser(ctx.config.server.maxJsonDepth));
 
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler(handleNotFound);
+  registerOps(app, ctx);
+  // In a scope of its own, so the hook that counts and logs unmatched requests runs for them alone.
+  app.register(async (scope) => {
+    const unmatched = unmatchedHook(scope, ctx);
+    if (unmatched) scope.addHook('onResponse', unmatched);
+    scope.setNotFoundHandler(handleNotFound);
+  });
 
   await ctx.auth.start();
-  const routes = routeTable(ctx.resources.values());
+  const routes = routeTable(ctx.resources.values(), ctx.config);
   const idempotency = idempotencyHooks(ctx);
   const formRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   const rawRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
@@ -78,8 +92,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   return app;
 }
 
+/**
+ * Once shutdown begins, a request arriving on a connection kept alive answers 503 `shutting-down`
+ * and closes it (new connections are no longer accepted at all), while those already under way finish.
+ */
+function refusedWhileDraining(handler: RequestListener, ops: { draining: boolean }, publicUrl: string | undefined): RequestListener {
+  return (request, response) => {
+    if (!ops.draining) return handler(request, response);
+    const body = rawProblemBody('shutting-down', 'this server is shutting down and takes no new requests; send them to another instance', rawProblemOrigin(request.socket, publicUrl, request.url));
+    response.writeHead(503, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'retry-after': '5', connection: 'close' }).end(body);
+  };
+}
+
 /** Credentials never reach a log line, whatever a future serializer decides to include. */
-function withRedaction(logger: boolean | { level: string }) {
+function withRedaction(logger: boolean | LoggerSettings) {
   if (logger === false) return false;
   const base = logger === true ? {} : logger;
   const paths = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'request.headers.authorization', 'req.body.client_secret', 'body.client_secret', 'res.headers["set-cookie"]'];

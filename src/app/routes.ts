@@ -11,24 +11,29 @@ import { consoleRoutes } from './console-routes.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { META_OPERATIONS } from './openapi/meta-operations.js';
 import { apiRoot } from './root.js';
+import { opsRoutes } from './ops/ops-routes.js';
+import type { RestwellConfig } from '../config/types.js';
 
 /**
  * THE route table: every URL the server answers, in one place. Read this first. Each feature
  * lists its own rows (handlers and documentation beside them); this is where they meet.
  * `GET` routes also answer `HEAD`; every path answers `OPTIONS`, and other methods get 405 + Allow.
+ * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists);
+ * without it they are as the defaults make them.
  */
-export function routeTable(resources: Iterable<ResourceDefinition>): Route<AppContext>[] {
+export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
   return [
     ...documented<Route<AppContext>>(
       [
         { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot, kind: 'meta' },
         { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
-        { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values())), kind: 'meta' },
-        { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values())), kind: 'meta' },
+        { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
+        { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
       ],
       META_OPERATIONS,
     ),
     ...consoleRoutes(),
+    ...opsRoutes(config),
     ...eventRoutes(),
     ...authRoutes(),
     ...webhookRoutes(),

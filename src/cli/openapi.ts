@@ -18,7 +18,7 @@ export interface OpenApiOptions {
 export function openapi(options: OpenApiOptions): void {
   // The document does not depend on secrets, so the demo's unset ones are not generated here.
   const config = loadConfig({ file: options.config, env: withDemoPlaceholders() });
-  const text = JSON.stringify(buildOpenApi({ config, routes: routeTable(defineResources(config)) }), null, 2) + '\n';
+  const text = JSON.stringify(buildOpenApi({ config, routes: routeTable(defineResources(config), config) }), null, 2) + '\n';
   if (options.output) writeFileSync(options.output, text);
   else process.stdout.write(text);
 }

@@ -16,6 +16,10 @@ export const DEFAULTS = {
     keepAliveTimeout: '72s',
     // Far above what one real client (or the benchmark's 100 connections) opens; a brake on socket floods.
     maxConnectionsPerClient: 256,
+    // Scrapers send a token (Prometheus supports bearer tokens); request counts and timings are not for everyone.
+    metrics: 'token' as 'token' | 'public' | 'off',
+    // Long enough for any request within requestTimeout's usual share; short of the 30 s orchestrators give before SIGKILL.
+    drainTimeout: '10s',
   },
   database: './data/restwell.db',
   allowDestructiveMigrations: false,

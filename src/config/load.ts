@@ -68,6 +68,8 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       requestTimeoutMs,
       keepAliveTimeoutMs: parseDuration(server.keepAliveTimeout) * 1000,
       maxConnectionsPerClient: server.maxConnectionsPerClient,
+      metrics: server.metrics,
+      drainTimeoutMs: parseDurationMs(server.drainTimeout),
       publicUrl: server.publicUrl,
     },
     database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,

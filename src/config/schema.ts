@@ -48,6 +48,8 @@ export const configSchema = {
         keepAliveTimeout: { ...positiveDuration, description: 'How long an idle keep-alive connection stays open (default 72s)' },
         maxConnectionsPerClient: { description: 'Open connections allowed from one client address, per process (default 256); more are answered 429 and closed. Behind a reverse proxy every connection comes from the proxy: raise it to what the proxy opens', type: 'integer', minimum: 1 },
         publicUrl: { type: 'string', format: 'uri' },
+        metrics: { description: 'Who may read the Prometheus metrics at GET /metrics: token (default: a bearer token with scope metrics:read), public (anyone who can reach the port), or off (no /metrics and nothing counted)', enum: ['token', 'public', 'off'] },
+        drainTimeout: { ...durationMsSchema(true), description: 'At shutdown (SIGTERM, SIGINT), how long requests under way may take to finish before their connections are closed, e.g. 10s (default)' },
       },
     },
     database: { type: 'string', minLength: 1 },

@@ -62,6 +62,10 @@ export interface RestwellConfig {
     keepAliveTimeoutMs: number;
     /** Open connections one client address may hold in one process; more are refused with 429. */
     maxConnectionsPerClient: number;
+    /** Who may read GET /metrics: a token with metrics:read, anyone, or nobody (not served, nothing counted). */
+    metrics: 'token' | 'public' | 'off';
+    /** At shutdown, how long requests under way may take to finish before their connections are cut. */
+    drainTimeoutMs: number;
     publicUrl?: string;
   };
   database: string;

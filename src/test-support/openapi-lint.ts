@@ -38,7 +38,7 @@ export const RICH_CONFIG = {
 /** The document for a raw config, as `GET /openapi.json` and `restwell openapi` build it. */
 export function documentFor(raw: unknown): Json {
   const config = resolveConfig(raw, { env: {} });
-  return buildOpenApi({ config, routes: routeTable(defineResources(config)) });
+  return buildOpenApi({ config, routes: routeTable(defineResources(config), config) });
 }
 
 /** Schema validation (OpenAPI 3.1 meta-schema) and the Spectral `spectral:oas` findings of a document. */

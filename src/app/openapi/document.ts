@@ -118,6 +118,7 @@ function pathParameters(path: string, resource: ResourceDefinition | undefined, 
 
 const TAGS: Record<string, string> = {
   api: 'The API root, this description, the docs page and the problem types',
+  operations: 'Liveness and readiness probes and Prometheus metrics, for load balancers, orchestrators and monitoring',
   events: 'The event log: every change to every record, oldest first',
   oauth: 'OAuth 2.0: the token, introspection and revocation endpoints, their discovery documents and the registered clients',
   'api-keys': 'API keys: bearer tokens an admin creates for scripts and services',

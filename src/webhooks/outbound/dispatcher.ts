@@ -19,6 +19,8 @@ export interface DispatcherOptions {
   /** Calls its listener whenever new events may be in the log (Store.onEventsAppended). */
   onEventsAppended: (listener: () => void) => () => void;
   log: () => FastifyBaseLogger | undefined;
+  /** Told the result of every attempt as soon as the receiver answered (or did not): metrics. */
+  observe?: (result: SendResult) => void;
 }
 
 // Time a lease leaves beyond one attempt's own limits: claiming, signing and recording the outcome.
@@ -211,6 +213,7 @@ export class Dispatcher implements ManualAttempts {
   private async attempt(claim: ClaimedDelivery, trigger: AttemptTrigger): Promise<{ attempt: OutboundAttempt; recorded: Promise<void> }> {
     const startedAt = new Date();
     const result = await this.deliver(claim, startedAt.getTime());
+    this.o.observe?.(result);
     const attempt: OutboundAttempt = {
       deliveryId: claim.delivery.id,
       number: claim.attempt,

@@ -6,7 +6,7 @@ import { Dispatcher } from './dispatcher.js';
 import { AesSecretBox } from './secret-box.js';
 import type { ResolvedSecretKey } from './secret-key.js';
 import { WebhookSender } from './sender.js';
-import type { SecretBox } from './types.js';
+import type { SecretBox, SendResult } from './types.js';
 
 /** The outbound-webhook state of one server: the secret box, the sender and the dispatcher. */
 export class OutboundHub {
@@ -15,6 +15,8 @@ export class OutboundHub {
   /** The outbox worker; manual attempts (`POST …/attempts`) go through it too, whether or not it runs here. */
   readonly attempts: Dispatcher;
   log?: FastifyBaseLogger;
+  /** Told the result of every delivery attempt this node makes (the app counts them for its metrics). */
+  onAttempt?: (result: SendResult) => void;
   private readonly sender: WebhookSender;
 
   constructor(
@@ -34,6 +36,7 @@ export class OutboundHub {
       settings,
       onEventsAppended: (listener) => store.onEventsAppended(listener),
       log: () => this.log,
+      observe: (result) => this.onAttempt?.(result),
     });
   }
 

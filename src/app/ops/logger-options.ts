@@ -1,0 +1,31 @@
+import type { DestinationStream } from 'pino';
+import pretty from 'pino-pretty';
+
+/** What the app's logger is given: a level, and where lines go (stdout when absent). */
+export interface LoggerSettings {
+  level: string;
+  stream?: DestinationStream;
+}
+
+/**
+ * The logger a server gets from its environment: `LOG_LEVEL` (default info); `LOG_FORMAT=json`
+ * or `pretty`, else pretty and coloured in a terminal unless NODE_ENV=production, and JSON lines
+ * (one object per line, for log shippers) everywhere else.
+ */
+export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): LoggerSettings {
+  const level = env.LOG_LEVEL || 'info';
+  const format = env.LOG_FORMAT?.toLowerCase();
+  const usePretty = format === 'pretty' || (format !== 'json' && terminal && env.NODE_ENV !== 'production');
+  if (!usePretty) return { level };
+  return {
+    level,
+    // Synchronous, in this thread: a terminal is for a person watching, not for throughput.
+    stream: pretty({
+      colorize: terminal && !env.NO_COLOR,
+      sync: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,method,url,status,ms',
+      singleLine: true,
+    }),
+  };
+}

@@ -1,0 +1,96 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from a cached read (well under a millisecond) to a slow webhook or a big page. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Writes per SQLite group commit: one alone when idle, hundreds under load. */
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/** The label of requests no route matched: one series for every unknown URL, never the URL itself. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** How an inbound webhook delivery was answered, as a bounded label. */
+export type InboundOutcome = 'accepted' | 'unverified' | 'rejected' | 'rate_limited' | 'refused' | 'error';
+/** How an outbound webhook delivery attempt went, as a bounded label. */
+export type OutboundOutcome = 'delivered' | 'http_error' | 'network_error' | 'blocked';
+
+/**
+ * The Prometheus metrics of one server, in a registry of its own (several servers in one process,
+ * as in tests, never share or collide). Labels are bounded: a route is the route table's path
+ * pattern, a status a number, a source a configured name. Process metrics (CPU, memory, event-loop
+ * lag, GC) start with the first scrape, so servers that are never scraped do not pay for their monitors.
+ */
+export class AppMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly latency: Histogram<'method' | 'route'>;
+  private readonly inbound: Counter<'source' | 'outcome'>;
+  private readonly outbound: Counter<'outcome'>;
+  private readonly batches: Histogram<string>;
+  private processMetrics = false;
+
+  constructor() {
+    const registers = [this.registry];
+    this.requests = new Counter({ name: 'restwell_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.latency = new Histogram({ name: 'restwell_http_request_duration_seconds', help: 'Time from a request\'s arrival to its response being sent, by method and route pattern', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
+    this.inbound = new Counter({ name: 'restwell_webhook_deliveries_received_total', help: 'Inbound webhook deliveries, by configured source and outcome (accepted includes redeliveries answered from the inbox)', labelNames: ['source', 'outcome'], registers });
+    this.outbound = new Counter({ name: 'restwell_webhook_delivery_attempts_total', help: 'Outbound webhook delivery attempts made by this process, by outcome', labelNames: ['outcome'], registers });
+    this.batches = new Histogram({ name: 'restwell_store_commit_batch_size', help: 'Writes committed together per group commit (SQLite; absent on engines that commit each write alone)', buckets: BATCH_BUCKETS, registers });
+  }
+
+  /**
+   * The recorder of one route (`route` is its pattern): label sets are built once per status seen,
+   * so a request costs two label lookups in prom-client and no allocation.
+   */
+  route(route: string): (method: string, status: number, seconds: number) => void {
+    const byKey = new Map<string, { count: Counter.Internal; time: { observe(v: number): void } }>();
+    return (method, status, seconds) => {
+      const key = method + status;
+      let series = byKey.get(key);
+      if (!series) {
+        series = { count: this.requests.labels(method, route, String(status)), time: this.latency.labels(method, route) };
+        byKey.set(key, series);
+      }
+      series.count.inc();
+      series.time.observe(seconds);
+    };
+  }
+
+  /** Counts an inbound delivery to a configured source. */
+  inboundDelivery(source: string, outcome: InboundOutcome): void {
+    this.inbound.inc({ source, outcome });
+  }
+
+  /** Counts an outbound delivery attempt. */
+  outboundAttempt(outcome: OutboundOutcome): void {
+    this.outbound.inc({ outcome });
+  }
+
+  /** Records the size of one committed batch of writes. */
+  commitBatch(size: number): void {
+    this.batches.observe(size);
+  }
+
+  /** The text exposition (format 0.0.4) of every metric; process metrics are switched on by the first call. */
+  async scrape(): Promise<string> {
+    if (!this.processMetrics) {
+      this.processMetrics = true;
+      collectDefaultMetrics({ register: this.registry });
+    }
+    return this.registry.metrics();
+  }
+
+  /** The Content-Type of `scrape()`'s text. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** The outcome label of an inbound delivery, from the status it was answered with (404, no such source, is not counted). */
+export function inboundOutcome(status: number): InboundOutcome | undefined {
+  if (status < 300) return 'accepted';
+  if (status === 401) return 'unverified';
+  if (status === 429) return 'rate_limited';
+  if (status === 403 || status === 406 || status === 422) return 'rejected';
+  if (status === 404) return undefined;
+  return status >= 500 ? 'error' : 'refused';
+}

@@ -1,0 +1,19 @@
+import type { AppContext } from '../context.js';
+import { AppMetrics } from './metrics.js';
+
+/** The operational state of one server: whether it is draining for shutdown, and its metrics. */
+export interface OpsState {
+  /** Set when shutdown begins: `/readyz` answers 503 and new requests are refused from then on. */
+  draining: boolean;
+  /** Absent when `server.metrics` is `off`. */
+  metrics?: AppMetrics;
+}
+
+const byContext = new WeakMap<AppContext, OpsState>();
+
+/** The ops state of the server built on `ctx` (one per server, however many share a process). */
+export function opsState(ctx: AppContext): OpsState {
+  let state = byContext.get(ctx);
+  if (!state) byContext.set(ctx, (state = { draining: false, metrics: ctx.config.server.metrics === 'off' ? undefined : new AppMetrics() }));
+  return state;
+}

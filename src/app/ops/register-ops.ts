@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, RouteOptions } from 'fastify';
+import type { AppContext } from '../context.js';
+import { inboundOutcome, UNMATCHED_ROUTE, type AppMetrics } from './metrics.js';
+import { opsState } from './ops-state.js';
+import { loggableUrl } from './request-log.js';
+
+type Done = () => void;
+const OPS_HOOK = Symbol('restwell.ops');
+/** The route whose answers are inbound webhook deliveries (counted by source and outcome too). */
+const RECEIVE_ROUTE = '/webhooks/:source';
+
+/**
+ * Ties metrics and the request log to the app. Each route gets one `onResponse` hook whose route
+ * label is fixed when the route is registered (the route table's pattern, never the URL), so a
+ * request costs a label lookup, not a URL parse; requests no route matched share one label. Must
+ * run before any route is registered. Nothing is added when neither metrics nor request logs are on.
+ */
+export function registerOps(app: FastifyInstance, ctx: AppContext): void {
+  const metrics = opsState(ctx).metrics;
+  const logRequests = logsRequests(app);
+  if (metrics) {
+    const stopBatches = ctx.store.onCommitBatch?.((size) => metrics.commitBatch(size));
+    ctx.outbound.onAttempt = (result) => metrics.outboundAttempt(result.ok ? 'delivered' : result.blocked ? 'blocked' : result.statusCode === null ? 'network_error' : 'http_error');
+    app.addHook('onClose', async () => {
+      stopBatches?.();
+      ctx.outbound.onAttempt = undefined;
+    });
+  }
+  if (!metrics && !logRequests) return;
+  app.addHook('onRoute', (options: RouteOptions) => {
+    const hooks = options.onResponse === undefined ? [] : Array.isArray(options.onResponse) ? options.onResponse : [options.onResponse];
+    if (hooks.some((h) => (h as { [OPS_HOOK]?: boolean })[OPS_HOOK])) return;
+    const inbound = metrics && options.url === RECEIVE_ROUTE && options.method === 'POST' ? ctx : undefined;
+    options.onResponse = [...hooks, responseHook(options.url, metrics, logRequests, inbound)];
+  });
+}
+
+/** The hook of requests no route matched; register it in the scope of the not-found handler. */
+export function unmatchedHook(app: FastifyInstance, ctx: AppContext): onResponseHookHandler | undefined {
+  const metrics = opsState(ctx).metrics;
+  const logRequests = logsRequests(app);
+  return metrics || logRequests ? responseHook(UNMATCHED_ROUTE, metrics, logRequests) : undefined;
+}
+
+/** True when the app's logger writes `info` lines (Fastify's stand-in logger, when logging is off, has no levels). */
+function logsRequests(app: FastifyInstance): boolean {
+  const log = app.log as { isLevelEnabled?: (level: string) => boolean };
+  return typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info');
+}
+
+function responseHook(route: string, metrics: AppMetrics | undefined, logRequests: boolean, inbound?: AppContext): onResponseHookHandler {
+  const record = metrics?.route(route);
+  const hook = (request: FastifyRequest, reply: FastifyReply, done: Done) => {
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    if (record) record(request.method, status, ms / 1000);
+    if (inbound) countInbound(inbound, metrics!, request, status);
+    if (logRequests) {
+      const url = loggableUrl(request.url);
+      const rounded = Math.round(ms * 10) / 10;
+      request.log.info({ method: request.method, url, status, ms: rounded }, `${request.method} ${url} ${status} ${rounded}ms`);
+    }
+    done();
+  };
+  return Object.assign(hook, { [OPS_HOOK]: true });
+}
+
+function countInbound(ctx: AppContext, metrics: AppMetrics, request: FastifyRequest, status: number): void {
+  const source = (request.params as { source?: string }).source;
+  const outcome = inboundOutcome(status);
+  // Only configured sources: a label per made-up name in the URL would be unbounded.
+  if (source && outcome && ctx.webhooks.sources.has(source)) metrics.inboundDelivery(source, outcome);
+}
