@@ -6,6 +6,32 @@ import { openStore } from '../store/open.js';
 import type { Store, SyncReport } from '../store/store.js';
 import type { CompileOptions } from '../webhooks/inbound/sources.js';
 import { resolveSecretKey } from '../webhooks/outbound/secret-key.js';
+import { opsState } from './ops/ops-state.js';
+
+/** How often, while draining, connections that have gone idle (their last response sent) are closed. */
+const IDLE_SWEEP_MS = 50;
+
+/**
+ * Closes the app, letting requests under way finish for up to `drainMs`, then cutting what is
+ * left. Node closes idle keep-alive connections once when the server closes; a connection whose
+ * request finishes later would otherwise linger for the keep-alive timeout, so they are swept.
+ */
+async function drain(app: FastifyInstance, drainMs: number): Promise<boolean> {
+  const server = app.server;
+  let forced = false;
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const deadline = setTimeout(() => {
+    forced = true;
+    server.closeAllConnections();
+  }, drainMs);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
+  return forced;
+}
 
 /** A composed Restwell server: the app, its store, and how to stop both. */
 export interface RestwellServer {
@@ -15,6 +41,13 @@ export interface RestwellServer {
   store: Store;
   sync: SyncReport;
   close(): Promise<void>;
+  /**
+   * Graceful stop: `/readyz` turns 503 and new requests are refused, the listener closes, event
+   * streams end, requests under way finish (their connections are cut after `drainMs`, default
+   * `server.drainTimeout`), the webhook workers stop, and the store closes. Resolves whether
+   * connections had to be cut because requests were still under way at the deadline.
+   */
+  shutdown(drainMs?: number): Promise<{ forced: boolean }>;
 }
 
 /**
@@ -37,6 +70,12 @@ export async function createServer(config: RestwellConfig, options: AppOptions &
       async close() {
         await app.close();
         await store.close();
+      },
+      async shutdown(drainMs = config.server.drainTimeoutMs) {
+        opsState(ctx).draining = true;
+        const forced = await drain(app, drainMs);
+        await store.close();
+        return { forced };
       },
     };
   } catch (err) {

@@ -11,6 +11,7 @@ import { importCommand } from './import.js';
 import { serveDataFile } from './import-serve.js';
 import { hooksSend } from './hooks.js';
 import { hooksListen } from './hooks-listen.js';
+import { StartupError } from './startup-error.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -89,10 +90,19 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError) {
+  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError || err instanceof StartupError) {
     process.stderr.write(`restwell: ${err.message}\n`);
+  } else if (isEnvironmentError(err)) {
+    // The file system refused (a database path that cannot be created or opened): not a bug, no stack.
+    process.stderr.write(`restwell: ${(err as Error).message}\n`);
   } else {
     process.stderr.write(`restwell: ${(err as Error)?.stack ?? String(err)}\n`);
   }
   process.exit(1);
 });
+
+/** Errors the machine raises about files (permissions, a read-only or full disk, SQLite unable to open its file). */
+function isEnvironmentError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && ['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOTDIR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_NOTADB'].includes(code);
+}

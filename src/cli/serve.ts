@@ -1,7 +1,9 @@
 import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
-import { StoreUnavailableError } from '../store/errors.js';
+import { StoreRefusedError, StoreUnavailableError } from '../store/errors.js';
+import { listenFailure } from './startup-error.js';
+import { createServer as createNetServer } from 'node:net';
 import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
@@ -31,18 +33,55 @@ export async function serve(options: ServeOptions): Promise<void> {
     for (const line of server.sync.applied) app.log.info(`schema: ${line}`);
     for (const line of server.sync.notes) app.log.warn(`schema: ${line}`);
   }
-  await app.listen({ port: config.server.port, host: config.server.host });
+  try {
+    await app.listen({ port: config.server.port, host: config.server.host });
+  } catch (err) {
+    await server.close().catch(() => undefined);
+    throw listenFailure(err, config.server.port, config.server.host);
+  }
   if (!isWorker()) banner(config, [...app.restwell.resources.keys()], (app.server.address() as { port: number }).port, 1, options.config);
+  stopOnSignals(server);
+}
+
+/**
+ * SIGTERM or SIGINT drains and stops the server (see RestwellServer.shutdown), then exits 0; a
+ * second signal while draining (Ctrl-C again) exits at once with 1.
+ */
+function stopOnSignals(server: RestwellServer): void {
+  const { app } = server;
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      app.log.warn(`${signal} again: stopping now, without waiting for requests under way`);
+      process.exit(1);
+    }
     stopping = true;
-    app.log.info(`${signal}: closing`);
-    await server.close();
-    process.exit(0);
+    app.log.info(`${signal}: draining requests under way (up to ${server.context.config.server.drainTimeoutMs / 1000} s), then stopping`);
+    try {
+      const { forced } = await server.shutdown();
+      if (forced) app.log.warn('requests still under way at the drain timeout (server.drainTimeout) were cut off');
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * Fails now, in the primary, when the port cannot be bound: workers failing to listen one by one
+ * would only be restarted, again and again. (Port 0 gives each worker the one port the primary picks.)
+ */
+async function checkPort(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err) => reject(listenFailure(err, port, host)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /**
@@ -50,6 +89,7 @@ export async function serve(options: ServeOptions): Promise<void> {
  * nothing to change), then supervises the workers until SIGTERM/SIGINT.
  */
 async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string): Promise<void> {
+  await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, dbWait);
   const resources = [...server.app.restwell.resources.keys()];
   for (const line of server.sync.applied) process.stderr.write(`restwell: schema: ${line}\n`);
@@ -70,7 +110,8 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
     try {
       return await createServer(config);
     } catch (err) {
-      if (!(err instanceof StoreUnavailableError)) throw err;
+      // A refusal for good (no such database, wrong password) is reported at once: waiting cannot fix it.
+      if (!(err instanceof StoreUnavailableError) || err instanceof StoreRefusedError) throw err;
       const delay = Math.min(5000, 250 * 2 ** attempt);
       if (Date.now() + delay > giveUpAt) {
         throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempt} attempts): ${err.message}`);

@@ -24,3 +24,15 @@ export class ImportRefusedError extends Error {
     this.name = 'ImportRefusedError';
   }
 }
+
+/**
+ * The database server answered but refuses this connection for a reason that waiting will not fix:
+ * the database does not exist, the password is wrong, the role is unknown. Start-up fails at once
+ * with the message (one line, with the fix); at run time requests still get 503 like any outage.
+ */
+export class StoreRefusedError extends StoreUnavailableError {
+  constructor(message: string) {
+    super(message, 30);
+    this.name = 'StoreRefusedError';
+  }
+}

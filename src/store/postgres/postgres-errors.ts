@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreUnavailableError } from '../errors.js';
+import { StoreRefusedError, StoreUnavailableError } from '../errors.js';
 
 /** Socket-level failures: the database host cannot be reached or dropped the connection. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -47,4 +47,33 @@ export function describe(err: unknown): string {
 /** PostgreSQL truncates identifiers to 63 bytes; constraint names in errors come back truncated. */
 export function pgIdentifier(name: string): string {
   return Buffer.from(name).subarray(0, 63).toString();
+}
+
+/** SQLSTATEs with which a server refuses a new connection for good: retrying cannot help. */
+const REFUSALS = new Set(['3D000', '28P01', '28000']);
+
+/**
+ * Why a new connection failed, as the error start-up and requests see: StoreRefusedError (with the
+ * fix, in one line) when the server refused it for good (no such database, wrong password, unknown
+ * role), else StoreUnavailableError (refused socket, timeout, server starting: worth retrying).
+ */
+export function connectFailure(err: Error, connectionString: string): StoreUnavailableError {
+  const code = (err as { code?: string }).code;
+  if (code && REFUSALS.has(code)) return new StoreRefusedError(refusal(code, err.message, connectionString));
+  return new StoreUnavailableError(`the database cannot be reached (${code ?? ''}${code ? ': ' : ''}${err.message}); retry shortly`, 2);
+}
+
+function refusal(code: string, message: string, connectionString: string): string {
+  const url = new URL(connectionString);
+  const host = url.hostname || 'localhost';
+  const port = url.port || '5432';
+  const user = decodeURIComponent(url.username) || process.env.PGUSER || 'the current user';
+  const database = decodeURIComponent(url.pathname.slice(1)) || user;
+  const where = `PostgreSQL at ${host}:${port}`;
+  if (code === '3D000') {
+    const flags = [`-h ${host}`, `-p ${port}`, ...(url.username ? [`-U ${decodeURIComponent(url.username)}`] : [])].join(' ');
+    return `database "${database}" does not exist on ${where}; create it with: createdb ${flags} ${database}`;
+  }
+  if (code === '28P01') return `${where} refused user "${user}": wrong password (${code}); check the password in the database URL`;
+  return `${where} refused user "${user}": ${message} (${code}); check the user in the database URL, or create the role with: createuser -h ${host} -p ${port} ${user}`;
 }

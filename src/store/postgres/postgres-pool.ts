@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreUnavailableError } from '../errors.js';
+import { connectFailure } from './postgres-errors.js';
 
 /** Where a PostgreSQL store lives: the connection URL pg gets, and the schema its tables go in. */
 export interface PgTarget {
@@ -65,14 +65,13 @@ export function createPool(target: PgTarget, onIdleError: (err: Error) => void):
  * A pool whose failure to hand out a connection is always StoreUnavailableError: whatever the
  * server said while refusing a new connection (refused socket, timeout, 57P03 starting up, 55000
  * not accepting connections, 53300 too many), no statement ran, so the database is simply not
- * available now. `pool.query` connects through this method too.
+ * available now. A refusal for good (no such database, wrong password) is its StoreRefusedError
+ * subclass, so start-up stops at once instead of retrying. `pool.query` connects through this method too.
  */
 class UnavailableOnConnectPool extends pg.Pool {
   override connect(...args: unknown[]): any {
     const cb = args[0] as ((err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) | undefined;
     if (!cb) return new Promise((resolve, reject) => this.connect((err: Error | undefined, client: pg.PoolClient) => (err ? reject(err) : resolve(client))));
-    return super.connect((err, client, done) =>
-      cb(err ? new StoreUnavailableError(`the database cannot be reached (${(err as { code?: string }).code ?? ''}${(err as { code?: string }).code ? ': ' : ''}${err.message}); retry shortly`, 2) : undefined, client, done),
-    );
+    return super.connect((err, client, done) => cb(err ? connectFailure(err, this.options.connectionString ?? '') : undefined, client, done));
   }
 }
