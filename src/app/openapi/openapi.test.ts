@@ -138,13 +138,13 @@ describe('OpenAPI document: what every operation shares', () => {
   it('documents 503 with Retry-After wherever the store is used, and 429 with the RateLimit headers on metered operations', () => {
     for (const [, op] of operations) {
       const r = op.responses;
-      if (op.operationId.startsWith('options') || /Root|OpenApi|Docs|ProblemType|AuthorizationServerMetadata|Console/.test(op.operationId)) {
+      if (op.operationId.startsWith('options') || /Root|OpenApi|Docs|ProblemType|AuthorizationServerMetadata|Console|etHealth/.test(op.operationId)) {
         assert.equal(r['503'], undefined, op.operationId);
         continue;
       }
       assert.ok(headersOf(r['503'])['Retry-After']?.required, `${op.operationId} 503`);
-      // The JWK Set is read from the store but has no access rule, so the guard never counts it.
-      if (/Jwks/.test(op.operationId)) assert.equal(r['429'], undefined);
+      // The JWK Set and the readiness probe use the store but have no access rule, so the guard never counts them.
+      if (/Jwks|etReadiness/.test(op.operationId)) assert.equal(r['429'], undefined);
       else assert.ok(headersOf(r['429'])['Retry-After']?.required && headersOf(r['429']).RateLimit?.required && headersOf(r['429'])['RateLimit-Policy']?.required, `${op.operationId} 429`);
     }
     const success = headersOf(doc.paths['/characters'].get.responses['200']);
