@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry, type Metric } from 'prom-client';
+import { RequestSeries } from './route-series.js';
 
 /** Seconds: from a cached read (well under a millisecond) to a slow webhook or a big page. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -21,8 +22,7 @@ export type OutboundOutcome = 'delivered' | 'http_error' | 'network_error' | 'bl
  */
 export class AppMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly latency: Histogram<'method' | 'route'>;
+  private readonly requests: RequestSeries;
   private readonly inbound: Counter<'source' | 'outcome'>;
   private readonly outbound: Counter<'outcome'>;
   private readonly batches: Histogram<string>;
@@ -30,29 +30,21 @@ export class AppMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'restwell_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
-    this.latency = new Histogram({ name: 'restwell_http_request_duration_seconds', help: 'Time from a request\'s arrival to its response being sent, by method and route pattern', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
+    this.requests = new RequestSeries(
+      { counter: 'restwell_http_requests_total', histogram: 'restwell_http_request_duration_seconds' },
+      { counter: 'HTTP requests answered, by method, route pattern and status', histogram: 'Time from a request\'s arrival to its response being sent, by method and route pattern' },
+      LATENCY_BUCKETS,
+    );
+    this.registry.registerMetric(this.requests.counter as unknown as Metric);
+    this.registry.registerMetric(this.requests.histogram as unknown as Metric);
     this.inbound = new Counter({ name: 'restwell_webhook_deliveries_received_total', help: 'Inbound webhook deliveries, by configured source and outcome (accepted includes redeliveries answered from the inbox)', labelNames: ['source', 'outcome'], registers });
     this.outbound = new Counter({ name: 'restwell_webhook_delivery_attempts_total', help: 'Outbound webhook delivery attempts made by this process, by outcome', labelNames: ['outcome'], registers });
     this.batches = new Histogram({ name: 'restwell_store_commit_batch_size', help: 'Writes committed together per group commit (SQLite; absent on engines that commit each write alone)', buckets: BATCH_BUCKETS, registers });
   }
 
-  /**
-   * The recorder of one route (`route` is its pattern): label sets are built once per status seen,
-   * so a request costs two label lookups in prom-client and no allocation.
-   */
+  /** The recorder of one route (`route` is its pattern), called once per response; see RequestSeries. */
   route(route: string): (method: string, status: number, seconds: number) => void {
-    const byKey = new Map<string, { count: Counter.Internal; time: { observe(v: number): void } }>();
-    return (method, status, seconds) => {
-      const key = method + status;
-      let series = byKey.get(key);
-      if (!series) {
-        series = { count: this.requests.labels(method, route, String(status)), time: this.latency.labels(method, route) };
-        byKey.set(key, series);
-      }
-      series.count.inc();
-      series.time.observe(seconds);
-    };
+    return this.requests.route(route);
   }
 
   /** Counts an inbound delivery to a configured source. */
