@@ -8,6 +8,11 @@ import { StoreUnavailableError } from '../../src/store/errors.js';
 import { parseExposition, sampleValue, type Exposition } from '../../src/test-support/prometheus-text.js';
 import { bearer, engines, PUBLIC_DEMO, TEST_DEMO_SECRETS, testServer } from '../../src/test-support/test-server.js';
 import { opsState } from '../../src/app/ops/ops-state.js';
+import { createServer as createHttpServer } from 'node:http';
+import { loggerFromEnv } from '../../src/app/ops/logger-options.js';
+import { loggableUrl } from '../../src/app/ops/request-log.js';
+import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
+import { eventually } from './webhooks-support.js';
 
 /** The public demo plus a webhook source that takes anything (verify: none), to count deliveries. */
 const CONFIG = { ...PUBLIC_DEMO, webhooks: { sources: { ...PUBLIC_DEMO.webhooks.sources, plain: { provider: 'generic', verify: 'none' } } } };
@@ -253,5 +258,55 @@ describe('request log', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('outbound webhook attempts in the metrics', () => {
+  test('each attempt the dispatcher makes is counted by outcome', async () => {
+    const statuses = [500];
+    const receiver = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(statuses.shift() ?? 204).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const server = await testServer(engines[0], {
+      resources: { characters: { fields: { name: { type: 'string', required: true } }, access: { read: 'public', write: 'public' } } },
+      server: { metrics: 'public' },
+      webhooks: { outbound: { allowNetworks: ['127.0.0.1'], retrySchedule: ['100ms'], pollInterval: '50ms' } },
+    });
+    try {
+      await server.app.ready();
+      const secrets = server.context.outbound.secrets.seal([{ secret: generateEndpointSecret(), createdAt: new Date().toISOString() }]);
+      await server.store.outbox.createEndpoint({ url, description: null, eventTypes: ['characters.*'], enabled: true, headers: {}, rateLimit: null, sealedSecrets: secrets }, null);
+      assert.equal((await server.app.inject({ method: 'POST', url: '/characters', payload: { name: 'Sent' } })).statusCode, 201);
+      const metrics = async () => parseExposition((await server.app.inject({ method: 'GET', url: '/metrics' })).body);
+      const m = await eventually(async () => {
+        const now = await metrics();
+        return sampleValue(now, 'restwell_webhook_delivery_attempts_total', { outcome: 'delivered' }) === 1 ? now : undefined;
+      }, 'the retry is delivered');
+      assert.equal(sampleValue(m, 'restwell_webhook_delivery_attempts_total', { outcome: 'http_error' }), 1);
+    } finally {
+      await server.close();
+      receiver.close();
+    }
+  });
+});
+
+describe('log format from the environment', () => {
+  test('pretty in a terminal, JSON lines in a pipe, in production or when LOG_FORMAT=json; LOG_LEVEL sets the level', () => {
+    assert.ok(loggerFromEnv({}, true).stream, 'a terminal gets pretty lines');
+    assert.equal(loggerFromEnv({}, false).stream, undefined);
+    assert.equal(loggerFromEnv({ NODE_ENV: 'production' }, true).stream, undefined);
+    assert.equal(loggerFromEnv({ LOG_FORMAT: 'json' }, true).stream, undefined);
+    assert.ok(loggerFromEnv({ LOG_FORMAT: 'pretty' }, false).stream);
+    assert.equal(loggerFromEnv({ LOG_LEVEL: 'debug' }, false).level, 'debug');
+    assert.equal(loggerFromEnv({}, false).level, 'info');
+  });
+
+  test('credential-like query parameters are redacted from logged URLs, others kept as sent', () => {
+    assert.equal(loggableUrl('/characters?name=Homer&limit=2'), '/characters?name=Homer&limit=2');
+    assert.equal(loggableUrl('/x?token=abc&a=1&API_KEY=k&%74oken=z&flag'), '/x?token=[redacted]&a=1&API_KEY=[redacted]&%74oken=[redacted]&flag');
+    assert.equal(loggableUrl('/plain'), '/plain');
   });
 });
