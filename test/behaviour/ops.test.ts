@@ -9,6 +9,8 @@ import { parseExposition, sampleValue, type Exposition } from '../../src/test-su
 import { bearer, engines, PUBLIC_DEMO, TEST_DEMO_SECRETS, testServer } from '../../src/test-support/test-server.js';
 import { opsState } from '../../src/app/ops/ops-state.js';
 import { createServer as createHttpServer } from 'node:http';
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { loggerFromEnv } from '../../src/app/ops/logger-options.js';
 import { loggableUrl } from '../../src/app/ops/request-log.js';
 import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
@@ -308,5 +310,33 @@ describe('log format from the environment', () => {
     assert.equal(loggableUrl('/characters?name=Homer&limit=2'), '/characters?name=Homer&limit=2');
     assert.equal(loggableUrl('/x?token=abc&a=1&API_KEY=k&%74oken=z&flag'), '/x?token=[redacted]&a=1&API_KEY=[redacted]&%74oken=[redacted]&flag');
     assert.equal(loggableUrl('/plain'), '/plain');
+  });
+});
+
+describe('draining over a socket', () => {
+  test('once draining, a request on a connection kept alive is a 503 shutting-down problem and the connection closes', async () => {
+    const server = await testServer(engines[0], PUBLIC_DEMO);
+    try {
+      await server.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (server.app.server.address() as { port: number }).port;
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      const closed = once(socket, 'close');
+      socket.write('GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await eventually(async () => text.includes('{"status":"ok"}') || undefined, 'the first answer');
+      opsState(server.context).draining = true;
+      text = '';
+      socket.write('GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await closed;
+      assert.match(text, /^HTTP\/1.1 503 /);
+      assert.match(text, /content-type: application\/problem\+json/i);
+      assert.match(text, /connection: close/i);
+      assert.match(text, /retry-after: 5/i);
+      assert.match(text, /"type":"http:\/\/127\.0\.0\.1:\d+\/problems\/shutting-down"/);
+      opsState(server.context).draining = false;
+    } finally {
+      await server.close();
+    }
   });
 });
