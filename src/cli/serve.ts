@@ -1,9 +1,9 @@
+import { createServer as createNetServer } from 'node:net';
 import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
 import { StoreRefusedError, StoreUnavailableError } from '../store/errors.js';
 import { listenFailure } from './startup-error.js';
-import { createServer as createNetServer } from 'node:net';
 import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
