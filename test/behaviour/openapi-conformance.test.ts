@@ -72,6 +72,13 @@ for (const engine of engines) {
       // Credentials: an admin key made directly, everything else over HTTP.
       const admin = bearer((await server.context.auth.apiKeys.create({ name: 'admin', scopes: ['*'] })).key);
       const reader = bearer((await server.context.auth.apiKeys.create({ name: 'reader', scopes: ['events:read'] })).key);
+      // Operations: the probes, and the metrics (a token with metrics:read, or admin).
+      await call('GET', '/healthz');
+      await call('HEAD', '/healthz');
+      await call('GET', '/readyz');
+      await call('GET', '/metrics');
+      await call('GET', '/metrics', { headers: reader });
+      await call('GET', '/metrics', { headers: admin });
       const writerKey = await send('POST', '/api-keys', { name: 'writer', scopes: 'characters:write' }, admin);
       const writer = bearer(writerKey.json().key);
       await call('GET', '/api-keys', { headers: admin });
