@@ -8,6 +8,8 @@ import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { hooksBanner } from './hooks.js';
+import { describeAccess, exposureWarning } from '../auth/exposure.js';
+import { defineResources } from '../core/resource.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -122,15 +124,24 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
   }
 }
 
+/**
+ * What `serve` prints once it listens: the resources and each one's effective access (defaults
+ * filled in), how to try it and get a key; and, on stderr, a warning when it listens beyond
+ * loopback while anyone can write without a token (see auth/exposure.ts).
+ */
 function banner(config: RestwellConfig, resources: string[], port: number, workers = 1, configFile?: string): void {
   const first = resources[0];
+  const definitions = defineResources(config);
   process.stdout.write(
     `\nRestwell is serving ${resources.join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
+      definitions.map((r) => `  ${describeAccess(r)}\n`).join('') +
       (first ? `Try:  curl -i http://localhost:${port}/${first}\n` : '') +
       `Create an API key (printed once):  ${createKeyCommand({ ...config, database: redact(config.database) }, configFile)}\n` +
       hooksBanner(config, port, configFile) +
       '\n',
   );
+  const warning = exposureWarning(config.server.host, definitions, config.webhooks.sources);
+  if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }
 
 /** A database URL fit for logs: any password replaced. */

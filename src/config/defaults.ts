@@ -53,6 +53,17 @@ export const DEFAULTS = {
   },
 } as const;
 
+/**
+ * Access of a resource whose `access` block leaves an operation out (or has no block at all):
+ * anyone may read, and writing (create, update, delete) needs a bearer token that carries the
+ * scope `<resource>:write` (or the admin scope `*`, which grants every scope). Writes open to
+ * everyone must be asked for, with `write: public`.
+ */
+export const DEFAULT_ACCESS = {
+  read: 'public',
+  write: (resource: string): string[] => [`${resource}:write`],
+} as const;
+
 /** The demo served on first start: characters, and messages that inbound e-mail will fill. */
 export const DEMO_CONFIG = {
   resources: {

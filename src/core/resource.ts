@@ -1,3 +1,4 @@
+import { DEFAULT_ACCESS } from '../config/defaults.js';
 import type { AccessConfig, FieldConfig, ResourceConfig, RestwellConfig } from '../config/types.js';
 
 /** A declared field with its name, ready for the store and the validators. */
@@ -26,7 +27,8 @@ export function defineResources(config: Pick<RestwellConfig, 'resources'>): Reso
 
 function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
   const fields = Object.entries(rc.fields).map(([fname, f]) => ({ ...f, name: fname }));
-  const write = rc.access?.write ?? 'public';
+  // Secure by default: reads are public, writes need `<name>:write` unless the config says otherwise.
+  const write = rc.access?.write ?? DEFAULT_ACCESS.write(name);
   return {
     name,
     idType: rc.id ?? 'integer',
@@ -36,7 +38,7 @@ function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
     requireIfMatch: rc.requireIfMatch ?? false,
     search: rc.search === false ? [] : (rc.search ?? fields.filter((f) => f.type === 'string').map((f) => f.name)),
     access: {
-      read: rc.access?.read ?? 'public',
+      read: rc.access?.read ?? DEFAULT_ACCESS.read,
       create: rc.access?.create ?? write,
       update: rc.access?.update ?? write,
       delete: rc.access?.delete ?? write,

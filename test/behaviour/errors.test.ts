@@ -7,8 +7,8 @@ const json = { 'content-type': 'application/json' };
 
 const config = {
   resources: {
-    characters: { fields: { name: { type: 'string', required: true, unique: true, maxLength: 20 }, number: { type: 'string', pattern: '^[0-9-]+$' }, age: { type: 'integer', minimum: 0 } } },
-    quotes: { id: 'uuid', requireIfMatch: true, fields: { text: { type: 'string', required: true }, by: { type: 'reference', to: 'characters' }, mood: { type: 'enum', values: ['happy', 'sad'] }, at: { type: 'datetime' } } },
+    characters: { fields: { name: { type: 'string', required: true, unique: true, maxLength: 20 }, number: { type: 'string', pattern: '^[0-9-]+$' }, age: { type: 'integer', minimum: 0 } }, access: { read: 'public', write: 'public' } },
+    quotes: { id: 'uuid', requireIfMatch: true, fields: { text: { type: 'string', required: true }, by: { type: 'reference', to: 'characters' }, mood: { type: 'enum', values: ['happy', 'sad'] }, at: { type: 'datetime' } }, access: { read: 'public', write: 'public' } },
   },
   server: { bodyLimit: '2kb' },
 };

@@ -6,8 +6,8 @@ import { engines, testServer } from '../../src/test-support/test-server.js';
 const json = { 'content-type': 'application/json' };
 const config = {
   resources: {
-    owners: { id: 'uuid', fields: { name: { type: 'string' } } },
-    people: { fields: { name: { type: 'string', required: true } } },
+    owners: { id: 'uuid', fields: { name: { type: 'string' } }, access: { read: 'public', write: 'public' } },
+    people: { fields: { name: { type: 'string', required: true } }, access: { read: 'public', write: 'public' } },
     things: {
       fields: {
         name: { type: 'string', required: true },
@@ -19,6 +19,7 @@ const config = {
         by: { type: 'reference', to: 'people' },
         owner: { type: 'reference', to: 'owners' },
       },
+      access: { read: 'public', write: 'public' },
     },
   },
 };

@@ -11,7 +11,7 @@ const MAX_DEPTH = 8;
 const config = {
   server: { maxJsonDepth: MAX_DEPTH },
   resources: {
-    people: { fields: { name: { type: 'string', required: true }, score: { type: 'number' }, born: { type: 'datetime' }, tags: { type: 'json' } } },
+    people: { fields: { name: { type: 'string', required: true }, score: { type: 'number' }, born: { type: 'datetime' }, tags: { type: 'json' } }, access: { read: 'public', write: 'public' } },
   },
 };
 /** `levels` nested arrays around `inner`, as JSON text. */

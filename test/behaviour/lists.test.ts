@@ -16,6 +16,7 @@ const config = {
         role: { type: 'enum', values: ['admin', 'user'] },
         tags: { type: 'json' },
       },
+      access: { read: 'public', write: 'public' },
     },
   },
 };

@@ -6,7 +6,7 @@ import { configFile, startServe, type ServeProcess } from '../support-process.js
 // A fresh schema of the test database, dropped when the test process ends.
 const postgres = engines.find((e) => e.name === 'postgres');
 const json = { 'content-type': 'application/json' };
-const CONFIG = { resources: { people: { fields: { name: { type: 'string', required: true, unique: true } } } }, auth: { rateLimit: false } };
+const CONFIG = { resources: { people: { fields: { name: { type: 'string', required: true, unique: true } }, access: { read: 'public', write: 'public' } } }, auth: { rateLimit: false } };
 
 describe('clashing unique writes on two nodes sharing PostgreSQL', { skip: postgres ? false : 'TEST_DATABASE_URL is not set (multi-node needs PostgreSQL)' }, () => {
   let nodes: ServeProcess[] = [];

@@ -7,7 +7,7 @@ import { engines } from '../../src/test-support/engines.js';
 import { configFile, startServe } from '../support-process.js';
 
 const json = { 'content-type': 'application/json' };
-const CONFIG = { resources: { items: { fields: { name: { type: 'string', required: true, unique: true } } } }, auth: { rateLimit: false } };
+const CONFIG = { resources: { items: { fields: { name: { type: 'string', required: true, unique: true } }, access: { read: 'public', write: 'public' } } }, auth: { rateLimit: false } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The `restwell serve` worker processes forked by a primary. */

@@ -7,7 +7,7 @@ import { apiKeyHeaders, configFile, startServe, type ServeProcess } from '../sup
 const postgres = engines.find((e) => e.name === 'postgres');
 const json = { 'content-type': 'application/json' };
 const CONFIG = {
-  resources: { counters: { fields: { name: { type: 'string', required: true, unique: true }, log: { type: 'json' } } } },
+  resources: { counters: { fields: { name: { type: 'string', required: true, unique: true }, log: { type: 'json' } }, access: { read: 'public', write: 'public' } } },
   auth: { rateLimit: false },
 };
 

@@ -6,7 +6,7 @@ import { apiKeyHeaders, configFile, startServe, type ServeProcess } from '../sup
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const json = { 'content-type': 'application/json' };
-const CONFIG = { resources: { notes: { fields: { n: { type: 'integer', required: true, unique: true } } } }, auth: { rateLimit: false } };
+const CONFIG = { resources: { notes: { fields: { n: { type: 'integer', required: true, unique: true } }, access: { read: 'public', write: 'public' } } }, auth: { rateLimit: false } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it holds (the outage and the recovery are observed, not timed). */

@@ -141,7 +141,7 @@ for (const engine of engines) {
   describe(`webhook actions that fail are retried and visible (${engine.name})`, () => {
     let server: RestwellServer, base: string, admin: string;
     const config = {
-      resources: { people: { fields: { name: { type: 'string', required: true, unique: true } } } },
+      resources: { people: { fields: { name: { type: 'string', required: true, unique: true } }, access: { read: 'public', write: 'public' } } },
       webhooks: { sources: { hooks: { provider: 'standard-webhooks', verify: { secret: SECRETS.standard }, actions: [{ store: 'people', map: { name: 'payload.name' } }, { emit: true }] } } },
     };
     before(async () => {

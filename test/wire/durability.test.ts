@@ -12,7 +12,7 @@ test('every acknowledged write survives kill -9 right after its response, and a 
   const dir = mkdtempSync(join(tmpdir(), 'rw-kill-'));
   const db = join(dir, 'data.db');
   const config = join(dir, 'public.yaml');
-  writeFileSync(config, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n');
+  writeFileSync(config, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n    access: { read: public, write: public }\n');
   const first = await startServe(['--db', db, '--config', config]);
   const acknowledged: number[] = [];
   // Concurrent writes (grouped into shared commits), then SIGKILL the moment the last 201 arrives.
@@ -36,8 +36,8 @@ test('adding a field to the config and restarting works on the existing database
   const db = join(dir, 'data.db');
   const v1 = join(dir, 'v1.yaml');
   const v2 = join(dir, 'v2.yaml');
-  writeFileSync(v1, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n');
-  writeFileSync(v2, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n      age: { type: integer, index: true }\n');
+  writeFileSync(v1, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n    access: { read: public, write: public }\n');
+  writeFileSync(v2, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true, unique: true }\n      age: { type: integer, index: true }\n    access: { read: public, write: public }\n');
 
   const a = await startServe(['--db', db, '--config', v1]);
   const created = await (await post(`${a.url}/characters`, { name: 'Homer' })).json();

@@ -6,7 +6,7 @@ import { configFile, startServe } from '../support-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // No unique field: a duplicate would be stored, not refused, so counting records finds it.
-const CONFIG = { resources: { items: { fields: { name: { type: 'string', required: true } } } }, auth: { rateLimit: false } };
+const CONFIG = { resources: { items: { fields: { name: { type: 'string', required: true } }, access: { read: 'public', write: 'public' } } }, auth: { rateLimit: false } };
 
 /** Requests beyond these connections queue in the client (the server caps connections per client). */
 const dispatcher = new Agent({ connections: 64 });

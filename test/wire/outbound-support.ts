@@ -164,7 +164,7 @@ export async function startTrap(host = '127.0.0.1'): Promise<{ port: number; hit
 }
 
 /** A resource with no unique field: every POST is a new record and a new event. */
-export const RESOURCES = { items: { fields: { name: { type: 'string', required: true } } } };
+export const RESOURCES = { items: { fields: { name: { type: 'string', required: true } }, access: { read: 'public', write: 'public' } } };
 
 /** `webhooks.outbound` for tests: deliveries to 127.0.0.1 allowed, short retries and polls. */
 export const FAST_OUTBOUND = {

@@ -60,7 +60,9 @@ describe('OpenAPI over HTTP', () => {
   });
 
   it('describes what the server really answers: statuses, headers and bodies (uuid ids, references, enums, every field type)', async () => {
-    const json = { 'content-type': 'application/json' };
+    // RICH_CONFIG's resources have no access block, so writing takes a token with their :write scope (here the admin scope).
+    const auth = await bearer(server);
+    const json = { 'content-type': 'application/json', ...auth };
     const author = await conforming({ method: 'POST', url: '/authors', headers: json, payload: { name: 'Ada' } });
     assert.ok(author.headers.location && author.headers.etag);
     const body = { title: 'Hello', author: author.json().id, kind: 'news', words: 3, rating: 4.5, publishedAt: '2026-01-31T12:00:00Z', meta: { a: [1] } };
@@ -73,15 +75,15 @@ describe('OpenAPI over HTTP', () => {
     await conforming({ url: '/blog-posts?fields=title' });
     await conforming({ url: '/blog-posts?words[contains]=1' });
     const patch = (type: string, payload: unknown) =>
-      conforming({ method: 'PATCH', url: `/blog-posts/${id}`, headers: { 'content-type': type, 'if-match': etag }, payload: JSON.stringify(payload) });
+      conforming({ method: 'PATCH', url: `/blog-posts/${id}`, headers: { 'content-type': type, 'if-match': etag, ...auth }, payload: JSON.stringify(payload) });
     await patch('application/merge-patch+json', { status: 'published', rating: null });
     await patch('application/json-patch+json', [{ op: 'replace', path: '/words', value: 4 }]);
     await patch('text/plain', {});
     await conforming({ method: 'PUT', url: `/blog-posts/${id}`, headers: json, payload: { ...body, kind: 'poem' } });
     await conforming({ method: 'PUT', url: '/blog-posts/999', headers: json, payload: body });
-    await conforming({ method: 'DELETE', url: `/authors/${author.json().id}` });
-    await conforming({ method: 'DELETE', url: `/blog-posts/${id}`, headers: { 'if-match': '"0.x"' } });
-    await conforming({ method: 'DELETE', url: `/blog-posts/${id}` });
+    await conforming({ method: 'DELETE', url: `/authors/${author.json().id}`, headers: auth });
+    await conforming({ method: 'DELETE', url: `/blog-posts/${id}`, headers: { 'if-match': '"0.x"', ...auth } });
+    await conforming({ method: 'DELETE', url: `/blog-posts/${id}`, headers: auth });
     await conforming({ url: `/blog-posts/${id}` });
     const reader = await bearer(server, ['events:read']);
     const events = await conforming({ url: '/events?type=blog-posts.created', headers: reader });
