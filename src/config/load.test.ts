@@ -89,3 +89,51 @@ test('durations are bounded so that no lifetime overflows a date', () => {
   assert.equal(resolveConfig(auth('3650d'), { env: {} }).auth.tokenTtl, '3650d');
   assert.equal(resolveConfig(auth('86400s'), { env: {} }).auth.tokenTtl, '86400s');
 });
+
+test('field semantics are checked at load: defaults that do not fit, impossible ranges, broken patterns', () => {
+  const one = (field: Record<string, unknown>, extra: Record<string, unknown> = {}) => problemsOf({ resources: { things: { fields: { f: field } }, ...extra } });
+  assert.deepEqual(one({ type: 'integer', default: 'seven' }), ['resources.things.fields.f.default: "seven" does not fit the field\'s type: must be an integer']);
+  assert.deepEqual(one({ type: 'integer', default: 1.5 }), ['resources.things.fields.f.default: 1.5 does not fit the field\'s type: must be an integer']);
+  assert.deepEqual(one({ type: 'enum', values: ['a', 'b'], default: 'c' }), ['resources.things.fields.f.default: "c" is not one of the values: a, b']);
+  assert.deepEqual(one({ type: 'integer', minimum: 0, maximum: 10, default: 11 }), ['resources.things.fields.f.default: 11 must be <= 10']);
+  assert.deepEqual(one({ type: 'string', maxLength: 3, default: 'long' }), ['resources.things.fields.f.default: "long" must be at most 3 characters long']);
+  assert.deepEqual(one({ type: 'string', minLength: 2, default: 'x' }), ['resources.things.fields.f.default: "x" must be at least 2 characters long']);
+  assert.deepEqual(one({ type: 'string', pattern: '^[0-9]+$', default: 'x1' }), ['resources.things.fields.f.default: "x1" must match the pattern ^[0-9]+$']);
+  assert.deepEqual(one({ type: 'datetime', default: 'tomorrow' }), ['resources.things.fields.f.default: "tomorrow" must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z']);
+  assert.deepEqual(one({ type: 'boolean', default: 'yes' }), ['resources.things.fields.f.default: "yes" does not fit the field\'s type: must be a boolean']);
+  assert.deepEqual(one({ type: 'reference', to: 'things', default: 'x' }), ['resources.things.fields.f.default: "x" does not fit the field\'s type: must be an integer']);
+  assert.deepEqual(one({ type: 'string', required: true, default: null }), ['resources.things.fields.f.default: cannot be null on a required field; remove it or give a value']);
+  assert.deepEqual(one({ type: 'integer', minimum: 5, maximum: 1 }), ['resources.things.fields.f.minimum: 5 is greater than maximum (1), so no value could be valid']);
+  assert.deepEqual(one({ type: 'string', minLength: 5, maxLength: 1 }), ['resources.things.fields.f.minLength: 5 is greater than maxLength (1), so no value could be valid']);
+  assert.deepEqual(one({ type: 'enum', values: [] }), ['resources.things.fields.f.values: an enum needs at least one value']);
+  assert.deepEqual(one({ type: 'enum', values: ['a', 'a'] }), ['resources.things.fields.f.values: lists the same value twice (items 0 and 1)']);
+  assert.deepEqual(one({ type: 'string', unique: true, default: 'x' }), [
+    'resources.things.fields.f.default: a unique field cannot have a default: only one record could ever hold it, and the next one that leaves the field out would be refused (409)',
+  ]);
+  assert.deepEqual(one({ type: 'integer', maxLength: 3 }), ['resources.things.fields.f.maxLength: does not apply to a field of type integer (only to string); remove it or change the type']);
+  assert.deepEqual(one({ type: 'string', values: ['a'] }), ['resources.things.fields.f.values: does not apply to a field of type string (only to enum); remove it or change the type']);
+  assert.deepEqual(one({ type: 'string', pattern: '(' }), ['resources.things.fields.f.pattern: is not a valid regular expression']);
+  // Valid without the u flag, not with it, which is how request bodies are checked: refused here rather than crashing later.
+  assert.match(one({ type: 'string', pattern: '^[a-z\\_]+$' }).join('\n'), /^resources\.things\.fields\.f\.pattern: is not a valid regular expression \(Unicode mode, as values are checked\): /);
+  assert.deepEqual(one({ type: 'reference', to: 'ghosts' }), ['resources.things.fields.f.to: no resource named "ghosts"']);
+});
+
+test('defaults that fit are accepted, a uuid reference default included; null is no default on an optional field', () => {
+  const c = resolveConfig({
+    resources: {
+      owners: { id: 'uuid', fields: { n: { type: 'string' } } },
+      things: {
+        fields: {
+          a: { type: 'integer', required: true, minimum: 0, maximum: 10, default: 10 },
+          b: { type: 'enum', values: ['x', 'y'], required: true, default: 'y' },
+          c: { type: 'datetime', default: '2026-01-01T00:00:00Z' },
+          d: { type: 'json', default: { any: ['thing'] } },
+          e: { type: 'reference', to: 'owners', default: '0192f5e2-7c3a-7d4e-8f00-000000000001' },
+          f: { type: 'string', pattern: '^[a-z]+$', default: null },
+        },
+      },
+    },
+  });
+  assert.equal(c.resources.things.fields.b.default, 'y');
+  assert.match(problemsOf({ resources: { owners: { id: 'uuid', fields: {} }, things: { fields: { e: { type: 'reference', to: 'owners', default: 7 } } } } }).join(), /default: 7 does not fit the field's type: must be a string/);
+});

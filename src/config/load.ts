@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULTS, DEMO_CONFIG } from './defaults.js';
 import { substituteEnv } from './env.js';
+import { checkFields } from './field-checks.js';
 import { configSchema } from './schema.js';
 import { parseBytes, parseDuration, parseDurationMs } from './sizes.js';
 import type { RestwellConfig } from './types.js';
@@ -47,7 +48,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
   if (!validateSchema(substituted)) {
     throw new ConfigError(describeErrors(validateSchema.errors ?? []), source);
   }
-  const problems = checkReferences(substituted);
+  const problems = [...checkReferences(substituted), ...checkFields(substituted.resources ?? {})];
   if (problems.length) throw new ConfigError(problems, source);
 
   const server = { ...DEFAULTS.server, ...substituted.server };
@@ -132,6 +133,9 @@ function describeErrors(errors: NonNullable<typeof validateSchema.errors>): stri
     if (e.keyword === 'enum') message = `must be one of: ${(e.params as any).allowedValues.join(', ')}`;
     if (e.keyword === 'propertyNames') message = `"${(e.params as any).propertyName}" is not an allowed name`;
     if (e.keyword === 'required') message = `missing required key "${(e.params as any).missingProperty}"`;
+    if (e.keyword === 'format' && (e.params as any).format === 'regex') message = 'is not a valid regular expression';
+    if (e.keyword === 'uniqueItems') message = `lists the same value twice (items ${Math.min((e.params as any).i, (e.params as any).j)} and ${Math.max((e.params as any).i, (e.params as any).j)})`;
+    if (e.keyword === 'minItems' && path.at(-1) === 'values') message = 'an enum needs at least one value';
     out.add(`${path.join('.') || '(root)'}: ${message}`);
   }
   return [...out];

@@ -1,31 +1,12 @@
+import { fieldValueSchema } from '../config/field-value-schema.js';
 import type { FieldDefinition, ResourceDefinition } from './resource.js';
 
-/** The JSON Schema (2020-12) of one field's value, as accepted in request bodies. */
+/**
+ * The JSON Schema (2020-12) of one field's value, as accepted in request bodies: the value schema
+ * the config loader also checks defaults with, plus description, default and nullability.
+ */
 export function fieldSchema(field: FieldDefinition, target?: ResourceDefinition): Record<string, unknown> {
-  const s: Record<string, unknown> = {};
-  switch (field.type) {
-    case 'string':
-      Object.assign(s, { type: 'string' }, pick(field, ['maxLength', 'minLength', 'pattern']));
-      break;
-    case 'integer':
-    case 'number':
-      Object.assign(s, { type: field.type }, pick(field, ['minimum', 'maximum']));
-      break;
-    case 'boolean':
-      s.type = 'boolean';
-      break;
-    case 'datetime':
-      Object.assign(s, { type: 'string', format: 'date-time' });
-      break;
-    case 'enum':
-      Object.assign(s, { type: 'string', enum: field.values });
-      break;
-    case 'reference':
-      Object.assign(s, target?.idType === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'integer', minimum: 1 });
-      break;
-    case 'json':
-      break;
-  }
+  const s: Record<string, unknown> = fieldValueSchema(field, target?.idType);
   if (field.description) s.description = field.description;
   if (field.default !== undefined) s.default = field.default;
   // Optional fields accept null: it is how merge patch removes a value.
@@ -43,8 +24,4 @@ export function bodySchema(resource: ResourceDefinition, all: ResourceDefinition
     properties: Object.fromEntries(resource.fields.map((f) => [f.name, fieldSchema(f, f.to ? byName.get(f.to) : undefined)])),
     required: resource.fields.filter((f) => f.required).map((f) => f.name),
   };
-}
-
-function pick(o: object, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => (o as any)[k] !== undefined).map((k) => [k, (o as any)[k]]));
 }
