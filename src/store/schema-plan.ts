@@ -4,8 +4,8 @@ import type { ResourceDefinition } from '../core/resource.js';
 /** What the database was last synced to, per resource (kept in the `_rw_schema` table). */
 export interface StoredShape {
   idType: 'integer' | 'uuid';
-  /** `search` is set (true) only on a field `q=` searches; shapes stored before it existed lack it. */
-  fields: Record<string, { type: FieldType; unique: boolean; index: boolean; to?: string; search?: boolean }>;
+  /** `required` is recorded since required fields are back-filled or refused at sync; `search` is set (true) only on a field `q=` searches; shapes stored before either existed lack them. */
+  fields: Record<string, { type: FieldType; unique: boolean; index: boolean; required?: boolean; to?: string; search?: boolean }>;
 }
 
 /** One DDL step; engines translate each into their own SQL. */
@@ -32,7 +32,7 @@ export function shapeOf(resource: ResourceDefinition): StoredShape {
   return {
     idType: resource.idType,
     fields: Object.fromEntries(
-      resource.fields.map((f) => [f.name, { type: f.type, unique: !!f.unique, index: !!f.index, ...(f.to ? { to: f.to } : {}), ...(resource.search.includes(f.name) ? { search: true } : {}) }]),
+      resource.fields.map((f) => [f.name, { type: f.type, unique: !!f.unique, index: !!f.index, required: !!f.required, ...(f.to ? { to: f.to } : {}), ...(resource.search.includes(f.name) ? { search: true } : {}) }]),
     ),
   };
 }
