@@ -15,13 +15,17 @@ export function fieldSchema(field: FieldDefinition, target?: ResourceDefinition)
   return s;
 }
 
-/** The JSON Schema of a resource's writable fields: what POST and PUT bodies must match. */
+/**
+ * The JSON Schema of a resource's writable fields: what POST and PUT bodies must match. A required
+ * field with a `default` may be left out (the default is stored), so only required fields without
+ * one are listed as `required`.
+ */
 export function bodySchema(resource: ResourceDefinition, all: ResourceDefinition[]): Record<string, unknown> {
   const byName = new Map(all.map((r) => [r.name, r]));
   return {
     type: 'object',
     additionalProperties: false,
     properties: Object.fromEntries(resource.fields.map((f) => [f.name, fieldSchema(f, f.to ? byName.get(f.to) : undefined)])),
-    required: resource.fields.filter((f) => f.required).map((f) => f.name),
+    required: resource.fields.filter((f) => f.required && f.default === undefined).map((f) => f.name),
   };
 }
