@@ -99,6 +99,7 @@ export const configSchema = {
           },
           access: {
             type: 'object',
+            description: 'Who may read and write: public, owner, or scopes. What is left out defaults to read: public and write: [<resource>:write]; create, update and delete default to write',
             additionalProperties: false,
             properties: { read: accessRule, write: accessRule, create: accessRule, update: accessRule, delete: accessRule },
           },
