@@ -46,8 +46,8 @@ async function keySection(el) {
       if (!(await confirmDialog(`Revoke the key "${k.name}"?`, 'Requests with it fail from now on. This cannot be undone.', 'Revoke'))) return;
       try {
         await api('DELETE', `/api-keys/${encodeURIComponent(k.id)}`);
-        say(`Revoked key ${k.name}.`);
         await reload();
+        say(`Revoked key ${k.name}.`);
       } catch (err) {
         fill(out, problemBox(err));
       }
@@ -88,8 +88,8 @@ async function clientSection(el) {
       if (!(await confirmDialog(`Delete the client "${c.name}"?`, 'Its tokens stop working. This cannot be undone.'))) return;
       try {
         await api('DELETE', `/oauth/clients/${encodeURIComponent(c.client_id)}`);
-        say(`Deleted client ${c.name}.`);
         await reload();
+        say(`Deleted client ${c.name}.`);
       } catch (err) {
         fill(out, problemBox(err));
       }

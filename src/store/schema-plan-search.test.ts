@@ -9,7 +9,7 @@ const define = (search?: string[] | false) =>
 test('search fields default to every string field, and the shape marks only them', () => {
   assert.deepEqual(define().search, ['title', 'isbn']);
   assert.deepEqual(define(false).search, []);
-  assert.deepEqual(shapeOf(define(['title'])).fields, { title: { type: 'string', unique: false, index: false, search: true }, isbn: { type: 'string', unique: false, index: false }, pages: { type: 'integer', unique: false, index: false } });
+  assert.deepEqual(shapeOf(define(['title'])).fields, { title: { type: 'string', unique: false, index: false, required: false, search: true }, isbn: { type: 'string', unique: false, index: false, required: false }, pages: { type: 'integer', unique: false, index: false, required: false } });
 });
 
 test('the plan creates and drops search indexes as the config changes, and adds them to shapes stored before search existed', () => {

@@ -40,7 +40,8 @@ export function* syncSchema(
         throw new SchemaSyncError([`${describeStep(schemaStep)}: ${(err as Error).message}`], false);
       }
     }
-    applied.push(describeStep(schemaStep));
+    // A step the engine has no DDL for (a search index on SQLite) changed nothing worth reporting.
+    if (statements.length) applied.push(describeStep(schemaStep));
   }
   for (const r of resources) applied.push(...(yield* backfillRequiredGaps(s, gaps.filter((g) => g.resource === r))));
   for (const r of resources) {

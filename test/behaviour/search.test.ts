@@ -14,6 +14,7 @@ const config = {
         pages: { type: 'integer' },
       },
       search: ['title', 'author'],
+      access: { write: 'public' },
     },
     plain: { fields: { n: { type: 'integer' } } },
   },
