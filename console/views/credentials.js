@@ -10,90 +10,65 @@ export async function credentialsView(main) {
   const keys = h('section', { 'aria-labelledby': 'keys-h' });
   const clients = h('section', { 'aria-labelledby': 'clients-h' });
   fill(main, heading, h('p', {}, 'Managing credentials needs an admin token (scope *).'), keys, clients);
-  await Promise.all([keySection(keys), clientSection(clients)]);
+  await Promise.all([credentialSection(keys, API_KEYS), credentialSection(clients, OAUTH_CLIENTS)]);
 }
 
-async function keySection(el) {
-  const reload = () => keySection(el);
-  const head = h('h2', { id: 'keys-h' }, 'API keys');
+const scopesColumn = { label: 'scopes', cell: (c) => cellText((c.scopes ?? []).join(' ')) };
+
+/** API keys: the key itself is in the create response only. */
+const API_KEYS = {
+  id: 'keys', title: 'API keys', path: '/api-keys', embedded: 'api-keys', idOf: (k) => k.id,
+  intro: 'A key is shown once, when it is created; the server keeps only a hash.',
+  formLabel: 'Create an API key', inputName: 'key', scopesPlaceholder: 'characters:write events:read', scopesHint: 'Space- or comma-separated; * is admin', submit: 'Create key',
+  created: (body) => [secretBox(`The new key "${body.name}"`, body.key)],
+  columns: [{ label: 'id', key: 'id' }, { label: 'name', key: 'name' }, scopesColumn, { label: 'starts with', key: 'hint' }, { label: 'created', key: 'createdAt' }],
+  remove: { verb: 'Revoke', noun: 'key', done: 'Revoked', consequence: 'Requests with it fail from now on. This cannot be undone.', confirmLabel: 'Revoke' },
+};
+
+/** OAuth clients: the secret is in the registration response only. */
+const OAUTH_CLIENTS = {
+  id: 'clients', title: 'OAuth clients', path: '/oauth/clients', embedded: 'clients', idOf: (c) => c.client_id,
+  formLabel: 'Register an OAuth client', inputName: 'client', scopesPlaceholder: 'characters:write', scopesHint: 'Space- or comma-separated', submit: 'Register client',
+  created: (body) => [h('p', {}, 'Client id: ', h('code', {}, body.client_id)), secretBox(`The secret of "${body.name}"`, body.client_secret)],
+  columns: [{ label: 'client id', key: 'client_id' }, { label: 'name', key: 'name' }, scopesColumn, { label: 'created', key: 'createdAt' }],
+  remove: { verb: 'Delete', noun: 'client', done: 'Deleted', consequence: 'Its tokens stop working. This cannot be undone.' },
+};
+
+/** One kind of credential: its table with a remove button per row, and the form that creates one. */
+async function credentialSection(el, kind) {
+  const reload = () => credentialSection(el, kind);
+  const head = h('h2', { id: `${kind.id}-h` }, kind.title);
   let list;
   try {
-    list = (await api('GET', '/api-keys')).body._embedded?.['api-keys'] ?? [];
+    list = (await api('GET', kind.path)).body._embedded?.[kind.embedded] ?? [];
   } catch (err) {
     return fill(el, head, problemBox(err));
   }
   const out = h('div', { 'aria-live': 'polite' });
-  const name = h('input', { type: 'text', name: 'key-name', required: true });
-  const scopes = h('input', { type: 'text', name: 'key-scopes', placeholder: 'characters:write events:read' });
-  const form = h('form', { class: 'card inline', 'aria-label': 'Create an API key', onsubmit: async (e) => {
+  const name = h('input', { type: 'text', name: `${kind.inputName}-name`, required: true });
+  const scopes = h('input', { type: 'text', name: `${kind.inputName}-scopes`, placeholder: kind.scopesPlaceholder });
+  const form = h('form', { class: 'card inline', 'aria-label': kind.formLabel, onsubmit: async (e) => {
     e.preventDefault();
     try {
-      const res = await api('POST', '/api-keys', { body: { name: name.value, scopes: scopesOf(scopes.value) } });
+      const res = await api('POST', kind.path, { body: { name: name.value, scopes: scopesOf(scopes.value) } });
       await reload();
-      fill(el.querySelector('.created'), secretBox(`The new key "${res.body.name}"`, res.body.key));
+      fill(el.querySelector('.created'), ...kind.created(res.body));
       el.querySelector('.created button')?.focus();
     } catch (err) {
       fill(out, problemBox(err));
     }
-  } }, field('Name', name), field('Scopes', scopes, { hint: 'Space- or comma-separated; * is admin' }), h('button', { type: 'submit', class: 'primary' }, 'Create key'), out);
-  const rows = table([
-    { label: 'id', key: 'id' },
-    { label: 'name', key: 'name' },
-    { label: 'scopes', cell: (k) => cellText((k.scopes ?? []).join(' ')) },
-    { label: 'starts with', key: 'hint' },
-    { label: 'created', key: 'createdAt' },
-    { label: '', cell: (k) => h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke key ${k.name} (${k.id})`, onclick: async () => {
-      if (!(await confirmDialog(`Revoke the key "${k.name}"?`, 'Requests with it fail from now on. This cannot be undone.', 'Revoke'))) return;
-      try {
-        await api('DELETE', `/api-keys/${encodeURIComponent(k.id)}`);
-        await reload();
-        say(`Revoked key ${k.name}.`);
-      } catch (err) {
-        fill(out, problemBox(err));
-      }
-    } }, 'Revoke') },
-  ], list, { caption: 'API keys' });
-  fill(el, head, h('p', { class: 'hint' }, 'A key is shown once, when it is created; the server keeps only a hash.'), h('div', { class: 'created' }), rows, form);
-}
-
-async function clientSection(el) {
-  const reload = () => clientSection(el);
-  const head = h('h2', { id: 'clients-h' }, 'OAuth clients');
-  let list;
-  try {
-    list = (await api('GET', '/oauth/clients')).body._embedded?.clients ?? [];
-  } catch (err) {
-    return fill(el, head, problemBox(err));
-  }
-  const out = h('div', { 'aria-live': 'polite' });
-  const name = h('input', { type: 'text', name: 'client-name', required: true });
-  const scopes = h('input', { type: 'text', name: 'client-scopes', placeholder: 'characters:write' });
-  const form = h('form', { class: 'card inline', 'aria-label': 'Register an OAuth client', onsubmit: async (e) => {
-    e.preventDefault();
+  } }, field('Name', name), field('Scopes', scopes, { hint: kind.scopesHint }), h('button', { type: 'submit', class: 'primary' }, kind.submit), out);
+  const { verb, noun, done, consequence, confirmLabel } = kind.remove;
+  const removeButton = (c) => h('button', { type: 'button', class: 'danger small', 'aria-label': `${verb} ${noun} ${c.name} (${kind.idOf(c)})`, onclick: async () => {
+    if (!(await confirmDialog(`${verb} the ${noun} "${c.name}"?`, consequence, confirmLabel))) return;
     try {
-      const res = await api('POST', '/oauth/clients', { body: { name: name.value, scopes: scopesOf(scopes.value) } });
+      await api('DELETE', `${kind.path}/${encodeURIComponent(kind.idOf(c))}`);
       await reload();
-      fill(el.querySelector('.created'), h('p', {}, 'Client id: ', h('code', {}, res.body.client_id)), secretBox(`The secret of "${res.body.name}"`, res.body.client_secret));
-      el.querySelector('.created button')?.focus();
+      say(`${done} ${noun} ${c.name}.`);
     } catch (err) {
       fill(out, problemBox(err));
     }
-  } }, field('Name', name), field('Scopes', scopes, { hint: 'Space- or comma-separated' }), h('button', { type: 'submit', class: 'primary' }, 'Register client'), out);
-  const rows = table([
-    { label: 'client id', key: 'client_id' },
-    { label: 'name', key: 'name' },
-    { label: 'scopes', cell: (c) => cellText((c.scopes ?? []).join(' ')) },
-    { label: 'created', key: 'createdAt' },
-    { label: '', cell: (c) => h('button', { type: 'button', class: 'danger small', 'aria-label': `Delete client ${c.name} (${c.client_id})`, onclick: async () => {
-      if (!(await confirmDialog(`Delete the client "${c.name}"?`, 'Its tokens stop working. This cannot be undone.'))) return;
-      try {
-        await api('DELETE', `/oauth/clients/${encodeURIComponent(c.client_id)}`);
-        await reload();
-        say(`Deleted client ${c.name}.`);
-      } catch (err) {
-        fill(out, problemBox(err));
-      }
-    } }, 'Delete') },
-  ], list, { caption: 'OAuth clients' });
-  fill(el, head, h('div', { class: 'created' }), rows, form);
+  } }, verb);
+  const rows = table([...kind.columns, { label: '', cell: removeButton }], list, { caption: kind.title });
+  fill(el, head, ...(kind.intro ? [h('p', { class: 'hint' }, kind.intro)] : []), h('div', { class: 'created' }), rows, form);
 }
