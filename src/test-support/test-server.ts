@@ -17,6 +17,31 @@ export const PUBLIC_DEMO = {
 };
 
 /**
+ * The public demo plus `gadgets`: a field of every type (an enum value with markup in it, to check
+ * escaping), readable by all and writable only with `gadgets:write`. The browsable HTML's tests use it.
+ */
+export const GADGETS_DEMO = {
+  ...PUBLIC_DEMO,
+  resources: {
+    ...PUBLIC_DEMO.resources,
+    gadgets: {
+      fields: {
+        title: { type: 'string', required: true, maxLength: 80 },
+        code: { type: 'string', pattern: '^[A-Z]+$' },
+        count: { type: 'integer', minimum: 0, maximum: 99 },
+        price: { type: 'number' },
+        active: { type: 'boolean' },
+        releasedAt: { type: 'datetime' },
+        color: { type: 'enum', values: ['red', 'green', '<b>blue</b>'] },
+        maker: { type: 'reference', to: 'characters' },
+        meta: { type: 'json' },
+      },
+      access: { read: 'public', write: ['gadgets:write'] },
+    },
+  },
+};
+
+/**
  * A server on a fresh database of the given engine, for `app.inject()` tests (or `listen` on
  * port 0 for socket tests). The public demo config unless `config` says otherwise.
  */

@@ -2,34 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
-import { PUBLIC_DEMO, bearer, engines, testServer } from '../../src/test-support/test-server.js';
+import { GADGETS_DEMO, bearer, engines, testServer } from '../../src/test-support/test-server.js';
 import { renderJson } from '../../src/ui/json-view.js';
 
 /** What Chromium and Firefox send for a page load. */
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8' };
 const json = { 'content-type': 'application/json' };
 
-/** A resource with a field of every type, writable only with a token. */
-const GADGETS_CONFIG = {
-  ...PUBLIC_DEMO,
-  resources: {
-    ...PUBLIC_DEMO.resources,
-    gadgets: {
-      fields: {
-        title: { type: 'string', required: true, maxLength: 80 },
-        code: { type: 'string', pattern: '^[A-Z]+$' },
-        count: { type: 'integer', minimum: 0, maximum: 99 },
-        price: { type: 'number' },
-        active: { type: 'boolean' },
-        releasedAt: { type: 'datetime' },
-        color: { type: 'enum', values: ['red', 'green', '<b>blue</b>'] },
-        maker: { type: 'reference', to: 'characters' },
-        meta: { type: 'json' },
-      },
-      access: { read: 'public', write: ['gadgets:write'] },
-    },
-  },
-};
 
 /** The `<input|select|textarea …>` tag of a form field, by its id. */
 function control(html: string, id: string): string {
@@ -47,7 +26,7 @@ for (const engine of engines) {
     let auth: Record<string, string>;
     const inject = (opts: Record<string, unknown>) => server.app.inject(opts as any);
     before(async () => {
-      server = await testServer(engine, GADGETS_CONFIG);
+      server = await testServer(engine, GADGETS_DEMO);
       auth = await bearer(server, ['gadgets:write']);
       for (const name of ['Homer', 'Marge', 'Bart', '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>']) {
         assert.equal((await inject({ method: 'POST', url: '/characters', headers: json, payload: { name } })).statusCode, 201);

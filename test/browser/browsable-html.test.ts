@@ -3,30 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { RestwellServer } from '../../src/app/server.js';
 import { browserSkipReason, launchBrowser, screenshot, type TestBrowser } from '../../src/test-support/browser.js';
-import { PUBLIC_DEMO, bearer, testServer } from '../../src/test-support/test-server.js';
+import { GADGETS_DEMO, bearer, testServer } from '../../src/test-support/test-server.js';
 
 const skip = browserSkipReason();
 
-/** The demo's characters (public), and gadgets: a field of every type, writable with a token only. */
-const CONFIG = {
-  ...PUBLIC_DEMO,
-  resources: {
-    ...PUBLIC_DEMO.resources,
-    gadgets: {
-      fields: {
-        title: { type: 'string', required: true, maxLength: 80 },
-        code: { type: 'string', pattern: '^[A-Z]+$' },
-        count: { type: 'integer', minimum: 0 },
-        active: { type: 'boolean' },
-        releasedAt: { type: 'datetime' },
-        color: { type: 'enum', values: ['red', 'green'] },
-        maker: { type: 'reference', to: 'characters' },
-        meta: { type: 'json' },
-      },
-      access: { read: 'public', write: ['gadgets:write'] },
-    },
-  },
-};
 
 describe('the browsable HTML in Chromium', { skip }, () => {
   let server: RestwellServer;
@@ -47,7 +27,7 @@ describe('the browsable HTML in Chromium', { skip }, () => {
   const api = (path: string, init: RequestInit = {}) => fetch(`${origin}${path}`, init);
 
   before(async () => {
-    server = await testServer(undefined, CONFIG);
+    server = await testServer(undefined, GADGETS_DEMO);
     origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
     token = (await bearer(server, ['gadgets:write'])).authorization.slice('Bearer '.length);
     for (const name of ['Homer', 'Marge', 'Bart', 'Lisa']) {
