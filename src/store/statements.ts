@@ -56,6 +56,12 @@ export interface WriteTransaction extends Statements {
    * go first), for a bulk import that replaces them. No events are written.
    */
   emptyTables(resources: ResourceDefinition[]): Maybe<void>;
+  /**
+   * Drops a resource's search indexes before a bulk load into it (`off`) and builds them again after
+   * (`on`), in the load's transaction: one index build over the loaded rows costs far less than
+   * keeping a GIN index up to date row by row. Engines without search indexes do nothing.
+   */
+  bulkLoadSearchIndexes(resource: ResourceDefinition, state: 'off' | 'on'): Maybe<void>;
 }
 
 /** A record row as a StoredRecord-shaped write needs it (the id is absent until the engine draws one). */

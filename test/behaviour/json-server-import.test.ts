@@ -75,6 +75,15 @@ for (const engine of engines) {
       assert.equal(server.context.resources.has('profile'), false);
     });
 
+    test('q= finds imported records; on PostgreSQL their search indexes, set aside during the load, are back', async () => {
+      assert.deepEqual((await get('/posts?q=JSON-SERVER'))._embedded.posts.map((p: any) => p.id), [3]);
+      const pool = (server.context.store as any).engine?.pool;
+      if (engine.name !== 'postgres') return;
+      assert.ok(pool, 'the PostgreSQL engine exposes its pool');
+      const indexes = (await pool.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' AND schemaname = current_schema()`)).rows.map((r: any) => r.indexname);
+      assert.ok(indexes.includes('rw_posts_title_s'), indexes.join(', '));
+    });
+
     test('a POST after the import gets the next id after the highest imported one', async () => {
       const auth = { ...(await bearer(server)), 'content-type': 'application/json' };
       const post = await server.app.inject({ method: 'POST', url: '/posts', headers: auth, payload: { title: 'next', userId: 1, publishedAt: '2024-06-01T00:00:00Z' } });

@@ -9,6 +9,7 @@ import type { Row, RowWrite, WriteTransaction } from '../statements.js';
 import { missingReference, referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
 import { pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
 import { appendEvent } from './postgres-events.js';
+import { pgTypes } from './postgres-kysely.js';
 import { LOCK } from './postgres-locks.js';
 import { PostgresStatements } from './postgres-statements.js';
 
@@ -114,6 +115,11 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
       return;
     }
     for (const r of [...resources].reverse()) await this.run(this.sql.deleteFrom(r.name).compile());
+  }
+
+  async bulkLoadSearchIndexes(resource: ResourceDefinition, state: 'off' | 'on'): Promise<void> {
+    const { create, drop } = pgTypes.searchIndex!;
+    for (const field of resource.search) for (const statement of (state === 'off' ? drop : create)(resource.name, field)) await this.client.query(statement);
   }
 
   /**

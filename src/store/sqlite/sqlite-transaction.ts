@@ -48,6 +48,9 @@ export class SqliteTransaction extends SqliteStatements implements WriteTransact
     for (const r of [...resources].reverse()) this.run(this.sql.deleteFrom(r.name).compile());
   }
 
+  /** SQLite has no search indexes (q= scans), so a bulk load has none to set aside. */
+  bulkLoadSearchIndexes(): void {}
+
   /** The domain error for a broken constraint; SQLite does not say which unique index, so each is asked. */
   private explain(write: RowWrite, err: unknown): unknown {
     const code = sqliteCode(err);
