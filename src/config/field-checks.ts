@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { fieldValueSchema } from './field-value-schema.js';
-import type { FieldConfig, FieldType, ResourceConfig } from './types.js';
+import type { FieldConfig, FieldType, IdType, ResourceConfig } from './types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 // The options core/validate.ts compiles request-body schemas with, so a default passes here exactly
@@ -71,7 +71,7 @@ function checkField(at: string, field: FieldConfig): string[] {
   return problems;
 }
 
-function checkDefault(at: string, field: FieldConfig, targetIdType?: 'integer' | 'uuid'): string[] {
+function checkDefault(at: string, field: FieldConfig, targetIdType?: IdType): string[] {
   const value = field.default;
   // null is "no value": allowed for an optional field (the same as no default), never for a required one.
   if (value === null) return field.required ? [`${at}.default: cannot be null on a required field; remove it or give a value`] : [];

@@ -1,4 +1,5 @@
-import type { FieldConfig } from './types.js';
+import type { FieldConfig, IdType } from './types.js';
+import { STRING_ID_PATTERN } from './string-id.js';
 
 /**
  * The JSON Schema (2020-12) of a field's value: its type with its constraints (format, enum
@@ -7,7 +8,7 @@ import type { FieldConfig } from './types.js';
  * loader validates each field's `default` with it, so a default the API would refuse is refused at
  * start-up. `targetIdType` is the id type of a reference's target resource.
  */
-export function fieldValueSchema(field: FieldConfig, targetIdType?: 'integer' | 'uuid'): Record<string, unknown> {
+export function fieldValueSchema(field: FieldConfig, targetIdType?: IdType): Record<string, unknown> {
   switch (field.type) {
     case 'string':
       return { type: 'string', ...pick(field, ['maxLength', 'minLength', 'pattern']) };
@@ -21,7 +22,9 @@ export function fieldValueSchema(field: FieldConfig, targetIdType?: 'integer' | 
     case 'enum':
       return { type: 'string', enum: field.values };
     case 'reference':
-      return targetIdType === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'integer', minimum: 1 };
+      if (targetIdType === 'uuid') return { type: 'string', format: 'uuid' };
+      if (targetIdType === 'string') return { type: 'string', pattern: STRING_ID_PATTERN };
+      return { type: 'integer', minimum: 1 };
     case 'json':
       return {};
   }

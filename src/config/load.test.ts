@@ -137,3 +137,17 @@ test('defaults that fit are accepted, a uuid reference default included; null is
   assert.equal(c.resources.things.fields.b.default, 'y');
   assert.match(problemsOf({ resources: { owners: { id: 'uuid', fields: {} }, things: { fields: { e: { type: 'reference', to: 'owners', default: 7 } } } } }).join(), /default: 7 does not fit the field's type: must be a string/);
 });
+
+test('id: string is accepted; a reference to it takes string ids of the rule as its default; other id types are named', () => {
+  const c = resolveConfig({
+    resources: {
+      tags: { id: 'string', fields: { n: { type: 'string' } } },
+      things: { fields: { t: { type: 'reference', to: 'tags', default: 'Jz5f9_a' } } },
+    },
+  });
+  assert.equal(c.resources.tags.id, 'string');
+  const tags = { id: 'string', fields: {} };
+  assert.match(problemsOf({ resources: { tags, things: { fields: { t: { type: 'reference', to: 'tags', default: 7 } } } } }).join(), /default: 7 does not fit the field's type: must be a string/);
+  assert.match(problemsOf({ resources: { tags, things: { fields: { t: { type: 'reference', to: 'tags', default: 'a b' } } } } }).join(), /resources\.things\.fields\.t\.default: "a b" /);
+  assert.match(problemsOf({ resources: { tags: { id: 'text', fields: {} } } }).join(), /resources\.tags\.id: must be one of: integer, uuid, string/);
+});

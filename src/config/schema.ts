@@ -67,7 +67,7 @@ export const configSchema = {
         additionalProperties: false,
         required: ['fields'],
         properties: {
-          id: { enum: ['integer', 'uuid'] },
+          id: { enum: ['integer', 'uuid', 'string'], description: 'integer (server-assigned 1, 2, 3…, the default), uuid (UUID text, lower-cased) or string (1–64 characters of A-Z a-z 0-9 _ -, case-sensitive, kept exactly); POST draws the id on uuid and string resources (a UUIDv7), PUT at a new id creates it' },
           description: { type: 'string' },
           fields: {
             type: 'object',

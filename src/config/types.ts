@@ -31,9 +31,16 @@ export interface AccessConfig {
   delete?: AccessRule;
 }
 
+/**
+ * How a resource's records are identified: `integer` (server-assigned 1, 2, 3…), `uuid` (UUID
+ * text, lower-cased; the server draws a UUIDv7) or `string` (1–64 characters of `[A-Za-z0-9_-]`,
+ * case-sensitive and kept exactly; the server draws a UUIDv7 text, which fits that rule).
+ */
+export type IdType = 'integer' | 'uuid' | 'string';
+
 /** One resource (collection) as written in the config file. */
 export interface ResourceConfig {
-  id?: 'integer' | 'uuid';
+  id?: IdType;
   description?: string;
   fields: Record<string, FieldConfig>;
   access?: AccessConfig;

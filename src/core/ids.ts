@@ -1,5 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import { V7Generator } from 'uuidv7';
+import { STRING_ID, STRING_ID_RULE } from '../config/string-id.js';
 import type { ResourceDefinition } from './resource.js';
 import type { RecordId } from './record.js';
 
@@ -11,6 +12,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function parseId(resource: ResourceDefinition, text: string): RecordId | undefined {
   if (resource.idType === 'uuid') return UUID.test(text) ? text.toLowerCase() : undefined;
+  // Kept exactly: string ids are case-sensitive (json-server's nanoid ids differ only in case).
+  if (resource.idType === 'string') return STRING_ID.test(text) ? text : undefined;
   if (!/^[1-9]\d{0,15}$/.test(text)) return undefined;
   const n = Number(text);
   return Number.isSafeInteger(n) ? n : undefined;
@@ -33,7 +36,10 @@ const random = {
 };
 const v7 = new V7Generator(random);
 
-/** A new server-chosen id for a uuid resource (time-ordered UUID v7); integer ids come from the store. */
+/**
+ * A new server-chosen id for a uuid or string resource (time-ordered UUID v7, lower-case, which fits
+ * the string-id rule too); integer ids come from the store.
+ */
 export function newUuid(): string {
   return v7.generate().toString();
 }
@@ -45,5 +51,6 @@ export function newUuidHex(): string {
 
 /** Describes what an id of this resource looks like, for error messages. */
 export function idShape(resource: ResourceDefinition): string {
+  if (resource.idType === 'string') return `strings of ${STRING_ID_RULE} (case-sensitive)`;
   return resource.idType === 'uuid' ? 'a UUID' : 'a positive integer';
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_ACCESS } from '../config/defaults.js';
-import type { AccessConfig, FieldConfig, ResourceConfig, RestwellConfig } from '../config/types.js';
+import type { AccessConfig, FieldConfig, IdType, ResourceConfig, RestwellConfig } from '../config/types.js';
 
 /** A declared field with its name, ready for the store and the validators. */
 export interface FieldDefinition extends FieldConfig {
@@ -9,7 +9,7 @@ export interface FieldDefinition extends FieldConfig {
 /** A resource as the rest of the system sees it: config made explicit. */
 export interface ResourceDefinition {
   name: string;
-  idType: 'integer' | 'uuid';
+  idType: IdType;
   description?: string;
   fields: FieldDefinition[];
   fieldsByName: Map<string, FieldDefinition>;

@@ -5,7 +5,7 @@ import type { FieldDefinition, ResourceDefinition } from './resource.js';
  * query values. Their columns are named by each engine (`_created_at`, …) via `columnOf`.
  */
 export function queryableField(resource: ResourceDefinition, name: string): FieldDefinition | undefined {
-  if (name === 'id') return { name, type: resource.idType === 'uuid' ? 'string' : 'integer' };
+  if (name === 'id') return { name, type: resource.idType !== 'integer' ? 'string' : 'integer' };
   if (name === 'createdAt' || name === 'updatedAt') return { name, type: 'datetime' };
   const f = resource.fieldsByName.get(name);
   return f && f.type !== 'json' ? f : undefined;

@@ -1,3 +1,4 @@
+import type { IdType } from '../config/types.js';
 import { sql, type Kysely, type ColumnDefinitionBuilder } from 'kysely';
 import type { FieldDefinition } from '../core/resource.js';
 import { indexName, type SchemaStep } from './schema-plan.js';
@@ -7,11 +8,12 @@ export interface ColumnTypes {
   /** The id column of an integer-id resource: auto-incremented, never reused. */
   integerId: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
   integerIdType: string;
-  uuidIdType: string;
+  /** The id column of a uuid or string resource: text, compared byte-wise (case-sensitive). */
+  textIdType: string;
   text: string;
   bigint: string;
   /** The column type of a field (a reference takes the id type of its target). */
-  field: (field: FieldDefinition, refIdType: 'integer' | 'uuid') => string;
+  field: (field: FieldDefinition, refIdType: IdType) => string;
   /**
    * Capability: the statements that index a text column for `rw_fold(column) LIKE '%…%'` (`q=`,
    * icontains, istartsWith), and those that drop it. Absent where the engine has no such index:
@@ -21,14 +23,14 @@ export interface ColumnTypes {
 }
 
 /** Translates one schema step into SQL statements for the engine whose query compiler `db` uses. */
-export function ddlFor(step: SchemaStep, db: Kysely<any>, types: ColumnTypes, idTypeOf: (resource: string) => 'integer' | 'uuid'): string[] {
+export function ddlFor(step: SchemaStep, db: Kysely<any>, types: ColumnTypes, idTypeOf: (resource: string) => IdType): string[] {
   const s = db.schema;
   switch (step.kind) {
     case 'create-table': {
       const r = step.resource;
       let t =
-        r.idType === 'uuid'
-          ? s.createTable(r.name).addColumn('id', sql.raw(types.uuidIdType), (c) => c.primaryKey())
+        r.idType !== 'integer'
+          ? s.createTable(r.name).addColumn('id', sql.raw(types.textIdType), (c) => c.primaryKey())
           : s.createTable(r.name).addColumn('id', sql.raw(types.integerIdType), (c) => types.integerId(c.primaryKey()));
       t = t
         .addColumn('_version', sql.raw(types.bigint), (c) => c.notNull())
@@ -66,7 +68,7 @@ export function ddlFor(step: SchemaStep, db: Kysely<any>, types: ColumnTypes, id
   }
 }
 
-function refType(f: FieldDefinition, idTypeOf: (resource: string) => 'integer' | 'uuid'): 'integer' | 'uuid' {
+function refType(f: FieldDefinition, idTypeOf: (resource: string) => IdType): IdType {
   return f.type === 'reference' && f.to ? idTypeOf(f.to) : 'integer';
 }
 

@@ -34,7 +34,7 @@ export function newGen(): string {
  * resource gets a new UUID v7 and an integer resource leaves it to the engine's sequence.
  */
 export function firstGeneration(resource: ResourceDefinition, data: Record<string, unknown>, now: string, owner: string | null, id?: RecordId) {
-  return { id: id ?? (resource.idType === 'uuid' ? newUuid() : undefined), version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner, data };
+  return { id: id ?? (resource.idType !== 'integer' ? newUuid() : undefined), version: 1, gen: newGen(), createdAt: now, updatedAt: now, owner, data };
 }
 
 /** A new public event id. */

@@ -1,9 +1,9 @@
-import type { FieldType } from '../config/types.js';
+import type { FieldType, IdType } from '../config/types.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
 /** What the database was last synced to, per resource (kept in the `_rw_schema` table). */
 export interface StoredShape {
-  idType: 'integer' | 'uuid';
+  idType: IdType;
   /** `required` is recorded since required fields are back-filled or refused at sync; `search` is set (true) only on a field `q=` searches; shapes stored before either existed lack them. */
   fields: Record<string, { type: FieldType; unique: boolean; index: boolean; required?: boolean; to?: string; search?: boolean }>;
 }

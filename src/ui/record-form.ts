@@ -81,7 +81,7 @@ function control(f: FieldDefinition, value: unknown, common: string, options: Re
       return `<textarea ${common} rows="4" spellcheck="false" placeholder="any JSON value">${escapeHtml(has ? JSON.stringify(value, null, 2) : '')}</textarea>`;
     case 'reference': {
       const numeric = options.idTypeOf(f) === 'integer';
-      return `<span class="rw-ref"><input type="${numeric ? 'number' : 'text'}" ${common} data-id-type="${numeric ? 'integer' : 'uuid'}"${numeric ? ' step="1" min="1"' : ''}${v}> <a href="/${escapeHtml(f.to ?? '')}">browse ${escapeHtml(f.to ?? '')}</a></span>`;
+      return `<span class="rw-ref"><input type="${numeric ? 'number' : 'text'}" ${common} data-id-type="${escapeHtml(options.idTypeOf(f))}"${numeric ? ' step="1" min="1"' : ''}${v}> <a href="/${escapeHtml(f.to ?? '')}">browse ${escapeHtml(f.to ?? '')}</a></span>`;
     }
     default:
       // No client-side pattern: the server's 422 names the rule, in the same words for every client.

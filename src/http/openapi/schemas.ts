@@ -1,3 +1,4 @@
+import { STRING_ID_PATTERN, STRING_ID_RULE } from '../../config/string-id.js';
 import type { RestwellConfig } from '../../config/types.js';
 import { bodySchema, fieldSchema } from '../../core/field-schema.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
@@ -12,6 +13,9 @@ export interface SchemaContext {
 
 /** The schema of a record id of `resource` (as JSON and in the URL). */
 export function idSchema(resource: ResourceDefinition | undefined): Json {
+  if (resource?.idType === 'string') {
+    return { type: 'string', pattern: STRING_ID_PATTERN, minLength: 1, maxLength: 64, description: `A string id, ${STRING_ID_RULE}, case-sensitive (a UUID v7 when the server chooses it on POST)` };
+  }
   return resource?.idType === 'uuid'
     ? { type: 'string', format: 'uuid', description: 'A UUID (v7, time-ordered, when the server chooses it)' }
     : { type: 'integer', minimum: 1, description: 'A positive integer chosen by the server on POST' };

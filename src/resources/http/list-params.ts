@@ -1,3 +1,4 @@
+import type { IdType } from '../../config/types.js';
 import { BadRequestError } from '../../core/errors.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
@@ -187,7 +188,7 @@ function parseValue(field: FieldDefinition, key: string, text: string, idTypeOf:
       return new Date(t).toISOString();
     }
     case 'reference':
-      if (idTypeOf(field) === 'uuid') return text;
+      if (idTypeOf(field) !== 'integer') return text;
       // Compared with an integer column: anything else would fail on a typed engine, and match nothing anyway.
       if (!/^\d{1,15}$/.test(text)) throw bad(`${key}: "${text}" is not an id of ${field.to} (ids are positive integers)`);
       return Number(text);

@@ -1,3 +1,4 @@
+import type { IdType } from '../../config/types.js';
 import type { FieldDefinition } from '../../core/resource.js';
 import type { Codec } from '../records.js';
 
@@ -12,7 +13,7 @@ export const PG_TEXT = 'text COLLATE "C"';
  * round-trip byte for byte and sort correctly; json stays `json`, which keeps the document exactly
  * as written (key order included), so "same data" means the same thing on both engines.
  */
-export function pgColumnType(field: FieldDefinition, refIdType: 'integer' | 'uuid' = 'integer'): string {
+export function pgColumnType(field: FieldDefinition, refIdType: IdType = 'integer'): string {
   switch (field.type) {
     case 'integer':
       return 'bigint';
@@ -23,7 +24,7 @@ export function pgColumnType(field: FieldDefinition, refIdType: 'integer' | 'uui
     case 'json':
       return 'json';
     case 'reference':
-      return refIdType === 'uuid' ? PG_TEXT : 'bigint';
+      return refIdType !== 'integer' ? PG_TEXT : 'bigint';
     default:
       return PG_TEXT;
   }

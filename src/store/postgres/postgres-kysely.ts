@@ -13,7 +13,7 @@ export const pgTypes: ColumnTypes = {
   // "by default" so a PUT may create a record at a client-chosen id (the store then bumps the sequence).
   integerId: (c) => c.generatedByDefaultAsIdentity(),
   integerIdType: 'bigint',
-  uuidIdType: PG_TEXT,
+  textIdType: PG_TEXT,
   text: PG_TEXT,
   bigint: 'bigint',
   field: (f, refIdType) => pgColumnType(f, refIdType),

@@ -1,8 +1,9 @@
+import type { IdType } from '../../config/types.js';
 import type { FieldDefinition } from '../../core/resource.js';
 import type { Codec } from '../records.js';
 
 /** The SQLite column type of a field. Datetimes are ISO-8601 UTC text, which sorts correctly. */
-export function sqliteColumnType(field: FieldDefinition, refIdType: 'integer' | 'uuid' = 'integer'): string {
+export function sqliteColumnType(field: FieldDefinition, refIdType: IdType = 'integer'): string {
   switch (field.type) {
     case 'integer':
     case 'boolean':
@@ -10,7 +11,7 @@ export function sqliteColumnType(field: FieldDefinition, refIdType: 'integer' | 
     case 'number':
       return 'REAL';
     case 'reference':
-      return refIdType === 'uuid' ? 'TEXT' : 'INTEGER';
+      return refIdType !== 'integer' ? 'TEXT' : 'INTEGER';
     default:
       return 'TEXT';
   }

@@ -10,7 +10,7 @@ export const sqliteBuilder = queryBuilder(new SqliteAdapter(), () => new SqliteQ
 export const sqliteTypes: ColumnTypes = {
   integerId: (c) => c.autoIncrement(),
   integerIdType: 'integer',
-  uuidIdType: 'text',
+  textIdType: 'text',
   text: 'text',
   bigint: 'integer',
   field: (f, refIdType) => sqliteColumnType(f, refIdType),
