@@ -90,7 +90,7 @@ describe('restwell import', () => {
     ['invalid JSON', '{"posts": [', /^restwell: cannot import db\.json: it is not valid JSON: /],
     ['an array', '[{"id": 1}]', /^restwell: cannot import db\.json: the file must hold a JSON object .* it holds an array\n$/],
     ['no collection', '{"profile": {"name": "x"}}', /^restwell: cannot import db\.json: it holds no collection/],
-    ['string ids', '{"posts": [{"id": "a1b2c3d"}]}', /^restwell: cannot import db\.json: posts: row 0 has id "a1b2c3d", which Restwell cannot keep/],
+    ['string ids that are not URL-safe', '{"posts": [{"id": "a1b2"}, {"id": "a/b"}]}', /^restwell: cannot import db\.json: posts: row 1 has id "a\/b", which Restwell cannot keep: string ids are 1–64 characters/],
     ['a reserved collection name', '{"events": [{"id": 1}]}', /^restwell: cannot import db\.json: events: "events" is a path the server itself serves; choose another name\n$/],
   ] as const) {
     it(`refuses ${what} with one clear message, exit code 1, and writes nothing`, () => {

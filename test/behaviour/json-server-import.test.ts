@@ -136,6 +136,47 @@ for (const engine of engines) {
       }
     });
 
+    test('string ids (json-server 1.x hex, 0.17 nanoid) become id: string, kept exactly; references to them load, filter and expand', async () => {
+      const plan = inferImport(
+        {
+          posts: [{ id: 'a3f1', title: 'hex' }, { id: 'A3F1', title: 'upper' }, { id: 'Jz5f9_a', title: 'nanoid' }, { id: '012', title: 'zero' }],
+          comments: [{ id: 'k-9Xq2b', text: 'first', postId: 'A3F1' }, { id: 'c2', text: 'second', postId: 'Jz5f9_a' }, { id: 'c3', text: 'third', postId: '012' }],
+        },
+        'db.json',
+      );
+      assert.equal(plan.resources.posts!.id, 'string');
+      assert.equal(plan.resources.comments!.id, 'string');
+      assert.deepEqual(plan.resources.comments!.fields.postId, { type: 'reference', to: 'posts', required: true });
+      const other = await importAndServe(engine.freshUrl(), {
+        posts: [{ id: 'a3f1', title: 'hex' }, { id: 'A3F1', title: 'upper' }, { id: 'Jz5f9_a', title: 'nanoid' }, { id: '012', title: 'zero' }],
+        comments: [{ id: 'k-9Xq2b', text: 'first', postId: 'A3F1' }, { id: 'c2', text: 'second', postId: 'Jz5f9_a' }, { id: 'c3', text: 'third', postId: '012' }],
+      });
+      try {
+        const read = async (path: string) => {
+          const res = await other.app.inject({ method: 'GET', url: path });
+          assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+          return res.json();
+        };
+        assert.deepEqual(fields(await read('/posts/a3f1')), { id: 'a3f1', title: 'hex' });
+        assert.deepEqual(fields(await read('/posts/A3F1')), { id: 'A3F1', title: 'upper' });
+        assert.deepEqual(fields(await read('/posts/012')), { id: '012', title: 'zero' });
+        assert.equal((await other.app.inject({ method: 'GET', url: '/posts/12' })).statusCode, 404, '"012" stays a string; 12 is no id');
+        assert.deepEqual((await read('/comments?postId=A3F1'))._embedded.comments.map((c: any) => c.id), ['k-9Xq2b']);
+        const comment = await read('/comments/k-9Xq2b?expand=postId');
+        assert.equal(comment._embedded.postId.title, 'upper');
+        assert.deepEqual((await read('/posts/Jz5f9_a?_embed=comments'))._embedded.comments.map((c: any) => c.text), ['second']);
+        assert.deepEqual((await read('/posts?sort=id'))._embedded.posts.map((p: any) => p.id), ['012', 'A3F1', 'Jz5f9_a', 'a3f1']);
+        const auth = { ...(await bearer(other)), 'content-type': 'application/json' };
+        const drawn = await other.app.inject({ method: 'POST', url: '/comments', headers: auth, payload: { text: 'new', postId: 'a3f1' } });
+        assert.equal(drawn.statusCode, 201, drawn.body);
+        assert.match(drawn.json().id, /^[0-9a-f-]{36}$/, 'a POST draws a UUID v7');
+        const dangling = await other.app.inject({ method: 'POST', url: '/comments', headers: auth, payload: { text: 'x', postId: 'a3F1' } });
+        assert.equal(dangling.statusCode, 422, 'references compare case-sensitively');
+      } finally {
+        await other.close();
+      }
+    });
+
     test('a row no POST could store is refused before anything is written', async () => {
       const fresh = engine.freshUrl();
       await assert.rejects(importAndServe(fresh, { a: [{ id: 1, t: 'ok' }], b: [{ id: 1, t: 'nul \u0000 inside' }] }), (err: unknown) => {

@@ -56,10 +56,19 @@ describe('inferring resources from a json-server db.json', () => {
     assert.deepEqual(plan.collections.find((c) => c.name === 'b')!.ids, [UUID_A, UUID_B.toLowerCase()]);
   });
 
+  it('makes a collection of other string ids id: string, keeping each exactly (case, leading zeros)', () => {
+    const plan = inferImport({ a: [{ id: 'a3f1' }, { id: 'A3F1' }, { id: 'Jz5f9_a' }, { id: '012' }, { id: '12' }, { id: UUID_B }] }, 'db.json');
+    assert.equal(plan.resources.a!.id, 'string');
+    assert.deepEqual(plan.collections[0]!.ids, ['a3f1', 'A3F1', 'Jz5f9_a', '012', '12', UUID_B]);
+  });
+
   it('refuses ids Restwell cannot keep, naming the collection and row', () => {
-    assert.match(problems({ notes: [{ id: 'a1b2c3d' }] }), /notes: row 0 has id "a1b2c3d", which Restwell cannot keep/);
-    // "012" and 12 are different ids to json-server's loose matching; 12 would not be.
-    assert.match(problems({ notes: [{ id: '012' }] }), /notes: row 0 has id "012"/);
+    assert.match(problems({ notes: [{ id: 'a1b2' }, { id: 'a b' }] }), /notes: row 1 has id "a b", which Restwell cannot keep: string ids are 1–64 characters of A-Z a-z 0-9 _ -/);
+    assert.match(problems({ notes: [{ id: 'x'.repeat(65) }] }), /notes: row 0 has id "x{65}", which Restwell cannot keep/);
+    assert.match(problems({ notes: [{ id: '' }] }), /notes: row 0 has id "", which Restwell cannot keep/);
+    // Numbers and strings do not mix: json-server's loose matching made 1 and "1" the same id.
+    assert.match(problems({ notes: [{ id: 1 }, { id: 'a1b2c3d' }] }), /notes: row 1 has id "a1b2c3d", which Restwell cannot keep: .*numbers and strings do not mix/);
+    assert.match(problems({ notes: [{ id: 'a1b2' }, { id: 'a1b2' }] }), /notes: row 1 repeats id "a1b2"/);
     assert.match(problems({ notes: [{ id: 1 }, { id: 1.5 }] }), /notes: row 1 has id 1\.5/);
     assert.match(problems({ notes: [{ id: 1 }, { title: 'x' }] }), /notes: row 1 has no id/);
     assert.match(problems({ notes: [{ id: 1 }, { id: '1' }] }), /notes: row 1 repeats id "1"/);
@@ -94,6 +103,14 @@ describe('inferring resources from a json-server db.json', () => {
     assert.ok(plan.notes.some((n) => /books\.bookId: .*cycle/.test(n)));
   });
 
+  it('references string ids exactly (case-sensitive), and keeps a value that is no id as a string with a note', () => {
+    const plan = inferImport({ posts: [{ id: 'a3f1' }, { id: 'A3F1' }], comments: [{ id: 'c1', postId: 'A3F1' }], likes: [{ id: 'l1', postId: 'a3F1' }] }, 'db.json');
+    assert.deepEqual(plan.resources.comments!.fields.postId, { type: 'reference', to: 'posts', required: true });
+    assert.equal(plan.collections.find((c) => c.name === 'comments')!.rows[0]!.postId, 'A3F1');
+    assert.deepEqual(plan.resources.likes!.fields.postId, { type: 'string', required: true });
+    assert.ok(plan.notes.some((n) => /likes\.postId: kept as string, not a reference to posts: "a3F1" is no id of posts/.test(n)));
+  });
+
   it('keeps createdAt and updatedAt date-times as the records\' own, not as fields', () => {
     const plan = inferImport({ posts: [{ id: 1, title: 'a', createdAt: '2024-01-01T00:00:00Z', updatedAt: null }, { id: 2, title: 'b' }] }, 'db.json');
     assert.deepEqual(plan.resources.posts, { fields: { title: { type: 'string', required: true } } });
@@ -115,7 +132,7 @@ describe('inferring resources from a json-server db.json', () => {
     assert.match(problems({ posts: [{ id: 1, createdAt: 'yesterday' }] }), /posts: field "createdAt" clashes with the member Restwell sets on every record \(it is kept as the record's own createdAt when every value is an RFC 3339 date-time/);
     assert.match(problems({ posts: [{ id: 1, version: 2 }] }), /posts: field "version" clashes with the member Restwell sets on every record; rename it/);
     assert.match(problems({ posts: [1, 2] }), /posts: row 0 is 1, not an object/);
-    const both = problems({ a: [{ id: 'x' }], b: [{ id: 'y' }] });
+    const both = problems({ a: [{ id: 'x/1' }], b: [{ id: 'y?' }] });
     assert.match(both, /a: row 0/);
     assert.match(both, /b: row 0/);
   });

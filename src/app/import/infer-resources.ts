@@ -96,7 +96,7 @@ function inferCollection(name: string, value: unknown[], problems: string[]): In
     }
   }
   if (problems.length > before || 'problem' in ids) return undefined;
-  const config: ResourceConfig = { ...(ids.idType === 'uuid' ? { id: 'uuid' as const } : {}), fields };
+  const config: ResourceConfig = { ...(ids.idType !== 'integer' ? { id: ids.idType } : {}), fields };
   return { name, config, ids: ids.ids, rows: records.map(withoutId), timestamps };
 }
 
@@ -108,7 +108,7 @@ function withoutId(row: Record<string, unknown>): Record<string, unknown> {
 /**
  * Makes `<singular>Id` fields references where json-server would follow them (`_expand`, `_embed`):
  * the collection they name exists and every value is an id of it. UUID values are lower-cased like
- * the ids. A reference that would close a cycle (a collection referring to itself, or two referring
+ * the ids; string ids are compared and kept exactly. A reference that would close a cycle (a collection referring to itself, or two referring
  * to each other) stays a plain field, so that collections load in order, referenced ones first.
  * Returns the collections in that order.
  */
@@ -123,7 +123,7 @@ function inferReferences(collections: InferredCollection[], notes: string[]): In
       const target = to === undefined ? undefined : byName.get(to);
       if (!target) continue;
       const uuid = target.config.id === 'uuid';
-      if (f.type !== (uuid ? 'string' : 'integer')) continue;
+      if (f.type !== (target.config.id === undefined || target.config.id === 'integer' ? 'integer' : 'string')) continue;
       const ids = idSets.get(target.name)!;
       const dangling = c.rows.find((row) => row[field] !== null && row[field] !== undefined && !ids.has(uuid ? (row[field] as string).toLowerCase() : (row[field] as number)));
       if (dangling) {
