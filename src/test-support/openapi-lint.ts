@@ -13,7 +13,7 @@ const { Spectral, Document } = spectralCore as unknown as typeof import('@stopli
 const { Json: JsonParser } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
 const { oas } = spectralRulesets as unknown as typeof import('@stoplight/spectral-rulesets');
 
-/** A config exercising every field type, uuid ids, enums, references, defaults and a public URL. */
+/** A config exercising every field type, uuid and string ids, enums, references, defaults and a public URL. */
 export const RICH_CONFIG = {
   server: { publicUrl: 'https://api.example.org/v1/' },
   resources: {
@@ -30,8 +30,10 @@ export const RICH_CONFIG = {
         featured: { type: 'boolean', default: false },
         publishedAt: { type: 'datetime', description: 'When it went public' },
         meta: { type: 'json' },
+        tag: { type: 'reference', to: 'tags' },
       },
     },
+    tags: { id: 'string', description: 'Labels with ids chosen by their writers', fields: { label: { type: 'string' } } },
   },
 };
 

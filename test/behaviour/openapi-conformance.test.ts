@@ -19,6 +19,8 @@ const CONFIG = {
   resources: {
     ...DEMO_CONFIG.resources,
     notes: { fields: { text: { type: 'string', required: true } }, requireIfMatch: true, access: { read: 'public', write: 'public' } },
+    tags: { id: 'string', fields: { label: { type: 'string' }, note: { type: 'reference', to: 'notes' } }, access: { read: 'public', write: 'public' } },
+    pins: { fields: { tag: { type: 'reference', to: 'tags', required: true } }, access: { read: 'public', write: 'public' } },
   },
   auth: { rateLimit: { limit: 1000, window: '1m', resources: { messages: { limit: 12, window: '1m' } } } },
   webhooks: { sources: { ...DEMO_CONFIG.webhooks.sources, tiny: { provider: 'generic', verify: 'none', rateLimit: { limit: 1, window: '1m' } } } },
@@ -159,6 +161,19 @@ for (const engine of engines) {
       const note = await send('PUT', '/notes/1', { text: 'first' }, { 'if-none-match': '*' });
       await send('PUT', '/notes/1', { text: 'second' });
       await send('PUT', '/notes/1', { text: 'second' }, { 'if-match': String(note.headers.etag) });
+      // String ids: drawn by POST, chosen by PUT, ids breaking the rule, references, cursors and expand.
+      await send('POST', '/tags', { label: 'drawn' });
+      await send('PUT', '/tags/a3f1', { label: 'hex', note: 1 });
+      await send('PUT', '/tags/a.b', { label: 'dot' });
+      await call('GET', '/tags/a3f1');
+      await call('GET', '/tags/A3F1');
+      await call('GET', '/tags/a%20b');
+      await send('POST', '/pins', { tag: 'a3f1' });
+      await send('POST', '/pins', { tag: 'a b' });
+      await call('GET', '/pins?tag=a3f1&expand=tag');
+      const tagPage = (await call('GET', '/tags?sort=id&limit=1')).json();
+      await call('GET', tagPage._links.next.href);
+      await send('PATCH', '/tags/a3f1', { label: 'hex!' }, {}, 'application/merge-patch+json');
 
       // The event log.
       const events = await call('GET', '/events?limit=2', { headers: service });

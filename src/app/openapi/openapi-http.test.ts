@@ -59,13 +59,18 @@ describe('OpenAPI over HTTP', () => {
     assert.doesNotMatch(res.body, /<script|<link |src="http/);
   });
 
-  it('describes what the server really answers: statuses, headers and bodies (uuid ids, references, enums, every field type)', async () => {
+  it('describes what the server really answers: statuses, headers and bodies (uuid and string ids, references, enums, every field type)', async () => {
     // RICH_CONFIG's resources have no access block, so writing takes a token with their :write scope (here the admin scope).
     const auth = await bearer(server);
     const json = { 'content-type': 'application/json', ...auth };
     const author = await conforming({ method: 'POST', url: '/authors', headers: json, payload: { name: 'Ada' } });
     assert.ok(author.headers.location && author.headers.etag);
-    const body = { title: 'Hello', author: author.json().id, kind: 'news', words: 3, rating: 4.5, publishedAt: '2026-01-31T12:00:00Z', meta: { a: [1] } };
+    await conforming({ method: 'PUT', url: '/tags/Jz5f9_a', headers: json, payload: { label: 'nanoid' } });
+    await conforming({ method: 'POST', url: '/tags', headers: json, payload: { label: 'drawn' } });
+    await conforming({ method: 'PUT', url: '/tags/a.b', headers: json, payload: { label: 'dot' } });
+    await conforming({ url: '/tags/a%20b' });
+    await conforming({ url: '/tags?sort=-id&id[in]=Jz5f9_a,x' });
+    const body = { title: 'Hello', author: author.json().id, kind: 'news', words: 3, rating: 4.5, publishedAt: '2026-01-31T12:00:00Z', meta: { a: [1] }, tag: 'Jz5f9_a' };
     const post = await conforming({ method: 'POST', url: '/blog-posts', headers: { ...json, 'idempotency-key': 'k-1' }, payload: body });
     const id = post.json().id;
     const etag = String(post.headers.etag);

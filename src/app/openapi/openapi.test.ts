@@ -48,6 +48,7 @@ describe('OpenAPI document', () => {
     const doc = documentFor(RICH_CONFIG) as any;
     assert.deepEqual(doc.paths['/authors/{id}'].parameters[0].schema, { type: 'string', format: 'uuid' });
     assert.deepEqual(doc.paths['/blog-posts/{id}'].parameters[0].schema, { type: 'integer', minimum: 1 });
+    assert.deepEqual(doc.paths['/tags/{id}'].parameters[0].schema, { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', minLength: 1, maxLength: 64 });
   });
 
   it('documents every filter and operator a list accepts, typed per field', () => {
@@ -56,6 +57,7 @@ describe('OpenAPI document', () => {
     assert.deepEqual(param(list, 'status[in]'), { ...param(list, 'status[in]'), style: 'form', explode: false });
     assert.deepEqual(param(list, 'status[in]').schema.items, { type: 'string', enum: ['draft', 'published'] });
     assert.deepEqual(param(list, 'author').schema, { type: 'string', format: 'uuid' });
+    assert.deepEqual(param(list, 'tag').schema, { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', minLength: 1, maxLength: 64 });
     assert.deepEqual(param(list, 'publishedAt[lt]').schema, { type: 'string', format: 'date-time' });
     assert.ok(param(list, 'title[contains]') && param(list, 'title[startsWith]'));
     assert.equal(param(list, 'words[contains]'), undefined, 'contains is for text fields only');
