@@ -39,6 +39,17 @@ describe('restwell import', () => {
     assert.equal(config.database, undefined);
   });
 
+  it('imports json-server string ids as id: string, kept exactly, and writes id: string to the config', () => {
+    const dir = workdir({ posts: [{ id: 'a3f1', title: 'hex' }, { id: 'Jz5f9_a', title: 'nanoid' }], comments: [{ id: 'c-1', postId: 'Jz5f9_a' }] });
+    const res = restwell(dir, 'import', 'db.json', '--db', 'x.db');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stderr, /posts \(2 rows, string ids\): title string\*/);
+    assert.match(res.stderr, /comments \(1 row, string ids\): postId → posts\*/);
+    const config = parse(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'));
+    assert.equal(config.resources.posts.id, 'string');
+    assert.deepEqual(config.resources.comments.fields.postId, { type: 'reference', to: 'posts', required: true });
+  });
+
   it('does nothing for an unchanged file, refuses a changed one into collections that hold records, and --force replaces them', () => {
     const dir = workdir();
     assert.equal(restwell(dir, 'import', 'db.json', '--db', 'x.db').status, 0);
