@@ -171,6 +171,9 @@ for (const engine of engines) {
       await send('POST', '/pins', { tag: 'a3f1' });
       await send('POST', '/pins', { tag: 'a b' });
       await call('GET', '/pins?tag=a3f1&expand=tag');
+      // An expanded read has a digest ETag and no Last-Modified (the document says it is optional there).
+      const expanded = await call('GET', '/tags/a3f1?expand=note,pins');
+      await call('GET', '/tags/a3f1?expand=note,pins', { headers: { 'if-none-match': String(expanded.headers.etag) } });
       const tagPage = (await call('GET', '/tags?sort=id&limit=1')).json();
       await call('GET', tagPage._links.next.href);
       await send('PATCH', '/tags/a3f1', { label: 'hex!' }, {}, 'application/merge-patch+json');

@@ -52,8 +52,9 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       'With `expand`, the ETag covers the embedded records too and there is no Last-Modified (date preconditions are then ignored).',
     parameters: [expandParameter(r, ctx), headerParameter(ctx, 'if-none-match'), headerParameter(ctx, 'if-modified-since'), headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
     responses: {
-      '200': recordResponse(r, ctx, `The ${r.name} record`, {}),
-      '304': { description: 'Not Modified: your copy is current (the headers of the 200 it stands for, no body)', headers: recordHeaders(ctx) },
+      // With expand= there is no Last-Modified: deleting an embedded record moves no date forward.
+      '200': recordResponse(r, ctx, `The ${r.name} record`, { 'Last-Modified': header(ctx, 'last-modified', false) }),
+      '304': { description: 'Not Modified: your copy is current (the headers of the 200 it stands for, no body)', headers: { ...recordHeaders(ctx), 'Last-Modified': header(ctx, 'last-modified', false) } },
     },
     problems: ['not-found', 'invalid-query', 'expand-forbidden', 'precondition-failed', 'unavailable'],
   }),
