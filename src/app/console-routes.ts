@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../core/errors.js';
-import { notModified } from '../http/conditional.js';
 import type { Json } from '../http/openapi/components.js';
 import { header, headerParameter } from '../http/openapi/headers.js';
 import type { OperationDoc } from '../http/openapi/operation-doc.js';
 import type { SchemaContext } from '../http/openapi/schemas.js';
-import { sendNotModified } from '../http/respond.js';
+import { fixedEtag, sendFixed } from '../http/respond.js';
 import { documented, type Route } from '../http/route.js';
 import type { AppContext } from './context.js';
 
@@ -60,7 +58,7 @@ function loadAssets(dir: URL, prefix = ''): Map<string, Asset> {
     const type = TYPES[extname(entry.name)];
     if (!entry.isFile() || !type) continue;
     const body = readFileSync(new URL(entry.name, dir));
-    assets.set(prefix + entry.name, { type, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+    assets.set(prefix + entry.name, { type, body, etag: fixedEtag(body) });
   }
   return assets;
 }
@@ -73,15 +71,12 @@ function assets(): Map<string, Asset> {
 
 function send(request: FastifyRequest, reply: FastifyReply, asset: Asset) {
   reply
-    .header('etag', asset.etag)
-    // Revalidated on every use (304 while unchanged): the file names carry no version.
-    .header('cache-control', 'no-cache')
     .header('content-security-policy', CONSOLE_CSP)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer');
-  if (notModified(request, asset.etag)) return sendNotModified(request, reply);
-  return reply.code(200).type(asset.type).send(asset.body);
+  // Revalidated on every use (304 while unchanged): the file names carry no version.
+  return sendFixed(request, reply, asset);
 }
 
 /** `GET /_`: the console's HTML shell. */

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { representationEtag } from './conditional.js';
+import { notModified, representationEtag } from './conditional.js';
 import { sendPage } from './html-response.js';
 import { mediaType, negotiate } from './negotiate.js';
 import { baseUrl } from './problems.js';
@@ -71,4 +72,19 @@ export function methodOf(request: FastifyRequest): string {
  */
 export function sendNotModified(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return reply.code(304).send(request.method === 'HEAD' ? Readable.from([]) : undefined);
+}
+
+/** The strong ETag of a body that never changes while the process runs: a digest of its bytes. */
+export function fixedEtag(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Sends a fixed body (a document built once, a file read once) with its strong ETag and
+ * `Cache-Control: no-cache`, so clients revalidate it on every use and get 304 while it is unchanged.
+ */
+export function sendFixed(request: FastifyRequest, reply: FastifyReply, fixed: { etag: string; type: string; body: string | Buffer }): FastifyReply {
+  reply.header('etag', fixed.etag).header('cache-control', 'no-cache');
+  if (notModified(request, fixed.etag)) return sendNotModified(request, reply);
+  return reply.code(200).type(fixed.type).send(fixed.body);
 }

@@ -1,20 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderDocsPage } from '../../ui/docs-page.js';
-import { notModified } from '../../http/conditional.js';
 import type { AppContext } from '../context.js';
-import { sendNotModified } from '../../http/respond.js';
+import { fixedEtag, sendFixed } from '../../http/respond.js';
 import { buildOpenApi } from './document.js';
 import type { DocRoute } from '../../http/route.js';
 
 /** A fixed body served with a strong ETag, so clients and caches revalidate it cheaply (304). */
 function fixedBody(type: string, body: string) {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('etag', etag).header('cache-control', 'no-cache');
-    if (notModified(request, etag)) return sendNotModified(request, reply);
-    return reply.type(type).send(body);
-  };
+  const fixed = { etag: fixedEtag(body), type, body };
+  return async (request: FastifyRequest, reply: FastifyReply) => sendFixed(request, reply, fixed);
 }
 
 /** `GET /openapi.json`: the OpenAPI 3.1 document, built once from the config and the route table. */
