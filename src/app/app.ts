@@ -16,7 +16,7 @@ import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
 import { registerDispatcher } from '../webhooks/outbound/http/dispatcher-hooks.js';
 import { loggerFromEnv, type LoggerSettings } from './ops/logger-options.js';
-import { opsState } from './ops/ops-state.js';
+import { opsState, SHUTTING_DOWN } from './ops/ops-state.js';
 import { registerOps, unmatchedHook } from './ops/register-ops.js';
 import { rawProblemBody, rawProblemOrigin } from '../http/raw-problem.js';
 
@@ -99,8 +99,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 function refusedWhileDraining(handler: RequestListener, ops: { draining: boolean }, publicUrl: string | undefined): RequestListener {
   return (request, response) => {
     if (!ops.draining) return handler(request, response);
-    const body = rawProblemBody('shutting-down', 'this server is shutting down and takes no new requests; send them to another instance', rawProblemOrigin(request.socket, publicUrl, request.url));
-    response.writeHead(503, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'retry-after': '5', connection: 'close' }).end(body);
+    const body = rawProblemBody('shutting-down', SHUTTING_DOWN.detail, rawProblemOrigin(request.socket, publicUrl, request.url));
+    response.writeHead(503, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'retry-after': SHUTTING_DOWN.retryAfter, connection: 'close' }).end(body);
   };
 }
 

@@ -4,7 +4,7 @@ import { sendProblem } from '../../http/problems.js';
 import { documented, type Route } from '../../http/route.js';
 import type { AppContext } from '../context.js';
 import { OPS_OPERATIONS } from './ops-operations.js';
-import { opsState } from './ops-state.js';
+import { opsState, SHUTTING_DOWN } from './ops-state.js';
 
 /** The scope a token needs to scrape `/metrics` (unless `server.metrics: public`). */
 export const METRICS_SCOPE = 'metrics:read';
@@ -38,8 +38,8 @@ function readiness(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');
     if (state.draining) {
-      reply.header('retry-after', '5');
-      return sendProblem(request, reply, 'shutting-down', 'this server is shutting down and takes no new requests; send them to another instance');
+      reply.header('retry-after', SHUTTING_DOWN.retryAfter);
+      return sendProblem(request, reply, 'shutting-down', SHUTTING_DOWN.detail);
     }
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -9,6 +9,13 @@ export interface OpsState {
   metrics?: AppMetrics;
 }
 
+/** What a request is told once shutdown begins (a 503 `shutting-down`), wherever it is refused. */
+export const SHUTTING_DOWN = {
+  detail: 'this server is shutting down and takes no new requests; send them to another instance',
+  /** Seconds, for Retry-After: time enough for a load balancer to send the retry elsewhere. */
+  retryAfter: '5',
+};
+
 const byContext = new WeakMap<AppContext, OpsState>();
 
 /** The ops state of the server built on `ctx` (one per server, however many share a process). */
