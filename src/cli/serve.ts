@@ -9,7 +9,7 @@ import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { hooksBanner } from './hooks.js';
 import { describeAccess, exposureWarning } from '../auth/exposure.js';
-import { defineResources } from '../core/resource.js';
+import type { ResourceDefinition } from '../core/resource.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -41,7 +41,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     await server.close().catch(() => undefined);
     throw listenFailure(err, config.server.port, config.server.host);
   }
-  if (!isWorker()) banner(config, [...app.restwell.resources.keys()], (app.server.address() as { port: number }).port, 1, options.config);
+  if (!isWorker()) banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config);
   stopOnSignals(server);
 }
 
@@ -93,7 +93,7 @@ async function checkPort(port: number, host: string): Promise<void> {
 async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string): Promise<void> {
   await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, dbWait);
-  const resources = [...server.app.restwell.resources.keys()];
+  const resources = [...server.app.restwell.resources.values()];
   for (const line of server.sync.applied) process.stderr.write(`restwell: schema: ${line}\n`);
   for (const line of server.sync.notes) process.stderr.write(`restwell: schema: ${line}\n`);
   await server.close();
@@ -129,18 +129,17 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
  * filled in), how to try it and get a key; and, on stderr, a warning when it listens beyond
  * loopback while anyone can write without a token (see auth/exposure.ts).
  */
-function banner(config: RestwellConfig, resources: string[], port: number, workers = 1, configFile?: string): void {
-  const first = resources[0];
-  const definitions = defineResources(config);
+function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string): void {
+  const first = resources[0]?.name;
   process.stdout.write(
-    `\nRestwell is serving ${resources.join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
-      definitions.map((r) => `  ${describeAccess(r)}\n`).join('') +
+    `\nRestwell is serving ${resources.map((r) => r.name).join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
+      resources.map((r) => `  ${describeAccess(r)}\n`).join('') +
       (first ? `Try:  curl -i http://localhost:${port}/${first}\n` : '') +
       `Create an API key (printed once):  ${createKeyCommand({ ...config, database: redact(config.database) }, configFile)}\n` +
       hooksBanner(config, port, configFile) +
       '\n',
   );
-  const warning = exposureWarning(config.server.host, definitions, config.webhooks.sources);
+  const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }
 
