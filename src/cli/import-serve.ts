@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ImportError } from '../app/import/import-error.js';
-import { importMarker } from '../app/import/load-import.js';
-import { openStore } from '../store/open.js';
 import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
-import { importInto } from './import.js';
+import { importInto, readImportMarker } from './import.js';
 import { cliCommand } from './invocation.js';
 import { redact, serve, type ServeOptions } from './serve.js';
 import { isWorker } from './workers.js';
@@ -19,13 +17,7 @@ export async function serveDataFile(file: string, options: ServeOptions): Promis
   if (isWorker()) return serve({ ...options, config: options.config ?? defaultConfigFile(file) });
   const prepared = prepareImport(file, options);
   process.stderr.write(describePlan(prepared));
-  const store = await openStore(prepared.config.database);
-  let marker;
-  try {
-    marker = await importMarker(store, prepared.path);
-  } finally {
-    await store.close();
-  }
+  const marker = await readImportMarker(prepared);
   if (!marker && configFileDiffers(prepared.configFile, prepared.configText)) {
     throw new ImportError([`${prepared.configFile} exists with other content; nothing was imported (choose another file with --config, or overwrite it: ${cliCommand()} import ${file} --force)`], file);
   }

@@ -26,7 +26,7 @@ export async function importCommand(file: string, options: ImportCommandOptions)
   if (!options.force && configFileDiffers(prepared.configFile, prepared.configText)) {
     throw new ImportError([`${prepared.configFile} exists with other content; nothing was imported (--force overwrites it, or choose another file with --config)`], file);
   }
-  if (!options.force && (await alreadyImported(prepared))) {
+  if (!options.force && (await readImportMarker(prepared))?.sha256 === prepared.sha256) {
     process.stderr.write(`${file} is already imported and unchanged since; nothing to do (--force imports it again)\n`);
   } else {
     await importInto(prepared, options.force === true);
@@ -36,12 +36,11 @@ export async function importCommand(file: string, options: ImportCommandOptions)
   process.stderr.write(`Wrote ${prepared.configFile}. Serve it:  ${cliCommand()} serve --config ${prepared.configFile}${db}\n`);
 }
 
-/** The database's record of importing this file, when the file has not changed since. */
-export async function alreadyImported(prepared: PreparedImport): Promise<ImportMarker | undefined> {
+/** The database's record of the last import of this file (its hash and when), if any. */
+export async function readImportMarker(prepared: PreparedImport): Promise<ImportMarker | undefined> {
   const store = await openStore(prepared.config.database);
   try {
-    const marker = await importMarker(store, prepared.path);
-    return marker?.sha256 === prepared.sha256 ? marker : undefined;
+    return await importMarker(store, prepared.path);
   } finally {
     await store.close();
   }
