@@ -1,13 +1,7 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { configAjv as ajv } from './ajv.js';
 import { fieldValueSchema } from './field-value-schema.js';
 import type { FieldConfig, FieldType, IdType, ResourceConfig } from './types.js';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-// The options core/validate.ts compiles request-body schemas with, so a default passes here exactly
-// when a request body holding the same value would.
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
 
 /** Field keys that constrain a value, and the types each one applies to. */
 const APPLIES_TO: Record<string, FieldType[]> = {

@@ -1,13 +1,12 @@
-import { searchProblems } from './search.js';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
+import { configAjv } from './ajv.js';
 import { DEFAULTS, DEMO_CONFIG } from './defaults.js';
 import { substituteEnv } from './env.js';
 import { checkFields } from './field-checks.js';
 import { configSchema } from './schema.js';
+import { searchProblems } from './search.js';
 import { parseBytes, parseDuration, parseDurationMs } from './sizes.js';
 import type { RestwellConfig } from './types.js';
 
@@ -19,10 +18,7 @@ export class ConfigError extends Error {
   }
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
-const validateSchema = ajv.compile(configSchema);
+const validateSchema = configAjv.compile(configSchema);
 
 /** Options that override the file, highest precedence first: flags, then environment. */
 export interface LoadOptions {

@@ -1,12 +1,11 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../config/ajv.js';
 import { ValidationError, type FieldError } from './errors.js';
 import { bodySchema } from './field-schema.js';
 import { describeJsonHazard, findJsonHazard } from './json-hazards.js';
 import { SYSTEM_FIELDS, type StoredRecord } from './record.js';
 import type { ResourceDefinition } from './resource.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const HAL_MEMBERS = ['_links', '_embedded'];
 
 /** Turns request bodies into complete, valid field data for one resource. */
@@ -15,9 +14,7 @@ export class RecordValidator {
 
   /** `maxJsonDepth` bounds the nesting of a whole representation (the record object is level 1). */
   constructor(private readonly resource: ResourceDefinition, all: ResourceDefinition[], private readonly maxJsonDepth: number) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    this.check = ajv.compile(bodySchema(resource, all));
+    this.check = createAjv().compile(bodySchema(resource, all));
   }
 
   /**
