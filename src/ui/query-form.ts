@@ -1,9 +1,6 @@
 import type { ResourceDefinition } from '../core/resource.js';
+import { LIST_CONTROLS, OPERATORS } from '../store/list-query.js';
 import { escapeHtml } from './html.js';
-
-/** Query parameters that are not filters. */
-const CONTROL = new Set(['sort', 'limit', 'cursor', 'fields', 'total']);
-const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith'];
 
 /**
  * A GET form over a collection: filter rows (field, operator, value), sort and limit. It is a plain
@@ -14,7 +11,7 @@ export function renderQueryForm(resource: ResourceDefinition, query: URLSearchPa
   const names = ['id', ...resource.fields.filter((f) => f.type !== 'json').map((f) => f.name), 'createdAt', 'updatedAt'];
   const filters: Array<[string, string, string]> = [];
   for (const [key, value] of query) {
-    if (CONTROL.has(key)) continue;
+    if (LIST_CONTROLS.has(key)) continue;
     const m = /^([^[\]]+)(?:\[([A-Za-z]+)\])?$/.exec(key);
     if (m) filters.push([m[1], m[2] ?? 'eq', value]);
   }

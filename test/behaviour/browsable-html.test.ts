@@ -100,6 +100,10 @@ for (const engine of engines) {
       assert.match(page.body, /<a href="\/characters">browse characters<\/a>/);
       assert.match(control(page.body, 'f-meta'), /^<textarea[^>]*data-type="json"/);
       assert.match(page.body, /<form method="get" action="\/gadgets" class="rw-query-form">/, 'the filter form');
+      const searched = await inject({ method: 'GET', url: '/gadgets?q=flux&expand=maker&title[icontains]=f', headers: BROWSER });
+      assert.equal(searched.statusCode, 200, searched.body);
+      assert.equal((searched.body.match(/class="rw-filter"/g) ?? []).length, 2, 'q and expand are no filters: one row for title[icontains], one empty');
+      assert.match(searched.body, /<option selected>icontains<\/option>/, 'every operator the API takes is offered');
     });
 
     test('a record page has a form prefilled for PUT and PATCH, If-Match with the JSON ETag, and a DELETE button', async () => {

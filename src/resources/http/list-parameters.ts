@@ -3,7 +3,8 @@ import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js
 import { queryableField } from '../../core/system-fields.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
 import { expansionsOf, MAX_EXPAND_DEPTH, MAX_EXPAND_PATHS, REVERSE_EXPAND_LIMIT } from './expand.js';
-import { MAX_SEARCH_LENGTH, OPERATORS, TEXT_ONLY } from './list-params.js';
+import { OPERATORS, TEXT_ONLY } from '../../store/list-query.js';
+import { MAX_SEARCH_LENGTH } from './list-params.js';
 import type { Json } from '../../http/openapi/components.js';
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 

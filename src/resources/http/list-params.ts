@@ -3,12 +3,8 @@ import { BadRequestError } from '../../core/errors.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
-import type { Filter, ListQuery } from '../../store/list-query.js';
+import { OPERATORS, TEXT_ONLY, type Filter, type ListQuery } from '../../store/list-query.js';
 
-/** Filter operators, as in `field[op]=v`; a bare `field=v` is `eq`. */
-export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'icontains', 'istartsWith'] as const;
-/** Operators that apply only to text (string and enum) fields. */
-export const TEXT_ONLY: ReadonlySet<string> = new Set(['contains', 'startsWith', 'icontains', 'istartsWith']);
 /** The longest `q=` accepted: a search, not a document. */
 export const MAX_SEARCH_LENGTH = 200;
 
