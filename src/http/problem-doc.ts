@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderProblemTypePage } from '../ui/problem-page.js';
 import { sendHtml } from './html-response.js';
 import { negotiate } from './negotiate.js';
-import { addVary } from './respond.js';
+import { addVary } from './vary.js';
 import { isProblemCode, PROBLEMS, sendProblem } from './problems.js';
 
 /** `GET /problems/{code}`: the page a problem's `type` URL points at. */

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { prefersHtml, sendProblemPage } from './html-response.js';
+import { addVary } from './vary.js';
 
 /** One entry of the problem catalog: a stable code, its status, a title and what it means. */
 export interface ProblemType {
@@ -83,7 +84,7 @@ export function sendProblem(
 ): FastifyReply {
   const body = problemBody(request, code, detail, extra);
   reply.code(PROBLEMS[code].status);
-  varyAccept(reply);
+  addVary(reply, 'Accept');
   if (prefersHtml(request)) return sendProblemPage(request, reply, baseUrl(request), body);
   return reply.type('application/problem+json').send(body);
 }
@@ -94,9 +95,3 @@ export function problemBody(request: FastifyRequest, code: ProblemCode, detail: 
   return { type: `${baseUrl(request)}/problems/${code}`, title: p.title, status: p.status, detail, instance: request.url, ...extra };
 }
 
-/** Adds Accept to Vary (respond.ts has the general helper; it imports this file). */
-function varyAccept(reply: FastifyReply): void {
-  const current = reply.getHeader('vary');
-  if (current === undefined) reply.header('vary', 'Accept');
-  else if (!String(current).split(',').some((n) => ['accept', '*'].includes(n.trim().toLowerCase()))) reply.header('vary', `${current}, Accept`);
-}

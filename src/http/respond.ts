@@ -5,6 +5,7 @@ import { notModified, representationEtag } from './conditional.js';
 import { sendPage } from './html-response.js';
 import { mediaType, negotiate } from './negotiate.js';
 import { baseUrl } from './problems.js';
+import { addVary } from './vary.js';
 
 /** Headers a representation response may carry. */
 export interface RepresentationHeaders {
@@ -44,16 +45,6 @@ function httpDateOf(iso: string): string {
     httpDates.set(iso, date);
   }
   return date;
-}
-
-/** Adds a request header name to `Vary`, keeping the names already there. */
-export function addVary(reply: FastifyReply, name: string): FastifyReply {
-  const current = reply.getHeader('vary');
-  // Every response adds one or two names: the first is set as is, without splitting anything.
-  if (current === undefined) return reply.header('vary', name);
-  const names = String(current).split(',').map((n) => n.trim());
-  if (names.some((n) => n === '*' || n.toLowerCase() === name.toLowerCase())) return reply;
-  return reply.header('vary', [...names, name].join(', '));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.js';
 import { baseUrl, sendProblem } from '../../http/problems.js';
-import { addVary } from '../../http/respond.js';
+import { addVary } from '../../http/vary.js';
 import type { DocRoute } from '../../http/route.js';
 import type { AccessRule } from '../../config/types.js';
 import { accessCheck, rulesFor, type ResourceOperation } from '../access.js';

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, BadRequestError } from '../../core/errors.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { decide, rulesFor, scopesOf } from '../../auth/access.js';
-import { addVary } from '../../http/respond.js';
+import { addVary } from '../../http/vary.js';
 
 /** How deep an expansion path may go (`a.b.c`). */
 export const MAX_EXPAND_DEPTH = 3;
@@ -96,7 +96,7 @@ function readableBy(target: ResourceDefinition, path: string, request: FastifyRe
 }
 
 /** True when any expansion's answer depends on who asks (a read rule other than public). */
-export function expandVaries(nodes: ExpandNode[]): boolean {
+function expandVaries(nodes: ExpandNode[]): boolean {
   return nodes.some((n) => n.target.access.read !== 'public' || expandVaries(n.children));
 }
 
