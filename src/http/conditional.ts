@@ -80,8 +80,7 @@ function checkUnchanged(headers: Headers, current: StoredRecord | undefined, rep
   if (ifMatch !== undefined) {
     if (!current) throw new PreconditionFailedError('If-Match was sent but the record does not exist');
     const tags = parseEtagList(ifMatch);
-    const etag = representationEtag(etagOf(current), rep);
-    if (tags === '*' || tags.some((t) => !t.weak && t.tag === etag)) return;
+    if (matchesStrongly(tags, representationEtag(etagOf(current), rep))) return;
     throw new PreconditionFailedError(mismatch(ifMatch, tags, current, rep));
   }
   // A record that does not exist has no modification date, so the header is ignored (§13.1.4).
@@ -100,11 +99,29 @@ function requirePrecondition(headers: Headers, current: StoredRecord | undefined
 }
 
 /** The 412 detail for an If-Match that fails, naming the representation when the tag is another one's. */
-function mismatch(ifMatch: string, tags: EntityTag[], current: StoredRecord, rep: Representation): string {
+function mismatch(ifMatch: string, tags: '*' | EntityTag[], current: StoredRecord, rep: Representation): string {
   const etag = representationEtag(etagOf(current), rep);
-  const other = REPRESENTATIONS.find((r) => r !== rep && tags.some((t) => !t.weak && t.tag === representationEtag(etagOf(current), r)));
+  const other = REPRESENTATIONS.find((r) => r !== rep && matchesStrongly(tags, representationEtag(etagOf(current), r)));
   if (!other) return `If-Match ${ifMatch} does not match the current ETag ${etag}: the record has changed`;
   return `If-Match ${ifMatch} is the current ETag of the ${mediaType(other)} representation, but this request selects ${mediaType(rep)} (by its Accept header), whose ETag is ${etag}: send that ETag, or Accept: ${mediaType(other)}`;
+}
+
+/**
+ * The status of a GET or HEAD of a representation whose only validator is its ETag (it has no
+ * Last-Modified, so If-Modified-Since and If-Unmodified-Since are ignored, RFC 9110 §13.1.3-4):
+ * 412 (thrown, its detail ending with `changed`) when If-Match names another tag, 304 when
+ * If-None-Match names it, else 200. `etag` is the JSON representation's; each one has its own.
+ */
+export function etagOnlyStatus(request: FastifyRequest, etag: string, changed: string): 200 | 304 {
+  const tag = representationEtag(etag, negotiate(request));
+  const { 'if-match': ifMatch, 'if-none-match': ifNoneMatch } = request.headers;
+  if (ifMatch !== undefined && !matchesStrongly(parseEtagList(ifMatch), tag)) throw new PreconditionFailedError(`If-Match ${ifMatch} does not match the current ETag ${tag} of this ${changed}`);
+  return ifNoneMatch !== undefined && matchesWeakly(ifNoneMatch, tag) ? 304 : 200;
+}
+
+/** The strong comparison of If-Match (RFC 9110 §8.8.3.2): `*` or a strong tag with the same value. */
+function matchesStrongly(tags: '*' | EntityTag[], etag: string): boolean {
+  return tags === '*' || tags.some((t) => !t.weak && t.tag === etag);
 }
 
 /** The weak comparison of If-None-Match (RFC 9110 §8.8.3.2): `*` or any tag with the same opaque value. */

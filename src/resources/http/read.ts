@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
-import { readStatus } from '../../http/conditional.js';
+import { etagOnlyStatus, readStatus } from '../../http/conditional.js';
 import { recordRepresentation } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { parseExpand, varyForExpand } from './expand.js';
-import { expandedStatus } from './expand-conditional.js';
 import { expandedBody, expandedEtag, loadExpansions } from './expand-load.js';
 import { readExpandValues } from './json-server-params.js';
 import { notFound, recordId, visible } from './record-request.js';
@@ -30,6 +29,6 @@ export function readRecord(ctx: HttpContext, resource: ResourceDefinition) {
     const json = JSON.stringify(body);
     const etag = expandedEtag(json);
     varyForExpand(reply, nodes);
-    return sendRepresentation(request, reply, expandedStatus(request, etag), body, { etag }, json);
+    return sendRepresentation(request, reply, etagOnlyStatus(request, etag, 'expanded representation: it or a record it embeds has changed'), body, { etag }, json);
   };
 }
