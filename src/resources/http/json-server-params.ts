@@ -51,10 +51,8 @@ export function translateJsonServer(resource: ResourceDefinition, raw: Raw, reso
         add('limit', once('_limit', value, 'limit'));
         break;
       case '_expand':
-        add('expand', [value].flat().flatMap((v) => v.split(',')).map((v) => forwardName(resource, v.trim(), resources)).join(','));
-        break;
       case '_embed':
-        add('expand', [value].flat().flatMap((v) => v.split(',')).map((v) => reverseName(resource, v.trim(), resources)).join(','));
+        add('expand', [value].flat().map((v) => expandOf(key, resource, v, resources)).join(','));
         break;
       case '_page':
         if (once('_page', value, 'cursor') !== '1') throw bad(`_page: ${PAGING}`);
@@ -76,9 +74,14 @@ export function translateJsonServer(resource: ResourceDefinition, raw: Raw, reso
  */
 export function readExpandValues(resource: ResourceDefinition, raw: Raw, resources: ReadonlyMap<string, ResourceDefinition>): string[] {
   const values = [raw.expand ?? []].flat();
-  for (const v of [raw._expand ?? []].flat()) values.push(v.split(',').map((x) => forwardName(resource, x.trim(), resources)).join(','));
-  for (const v of [raw._embed ?? []].flat()) values.push(v.split(',').map((x) => reverseName(resource, x.trim(), resources)).join(','));
+  for (const key of ['_expand', '_embed'] as const) for (const v of [raw[key] ?? []].flat()) values.push(expandOf(key, resource, v, resources));
   return values;
+}
+
+/** One `_expand` (reference fields) or `_embed` (referencing collections) value as Restwell's `expand` value. */
+function expandOf(key: '_expand' | '_embed', resource: ResourceDefinition, value: string, resources: ReadonlyMap<string, ResourceDefinition>): string {
+  const name = key === '_expand' ? forwardName : reverseName;
+  return value.split(',').map((v) => name(resource, v.trim(), resources)).join(',');
 }
 
 /** `_sort=a,b&_order=asc,desc` → `a,-b`; json-server 1's `_sort=-a` is already Restwell's spelling. */
