@@ -1,4 +1,4 @@
-import { escapeHtml } from './page.js';
+import { escapeHtml } from './html.js';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'];

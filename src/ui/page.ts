@@ -5,8 +5,6 @@ import { layout } from './layout.js';
 import { renderQueryForm } from './query-form.js';
 import { renderRecordForm } from './record-form.js';
 
-export { escapeHtml } from './html.js';
-
 /** What the browsable page of a representation is built from. */
 export interface PageInput {
   /** The request's path and query: the page's title. */

@@ -58,7 +58,8 @@ export function receiveWebhook(ctx: WebhookContext) {
     }
 
     const id = newDeliveryId();
-    const receivedAt = receivedIso(Date.now());
+    const now = Date.now();
+    const receivedAt = receivedIso(now);
     let eventId = verified.eventId && !source.idHeader && !source.idPath ? verified.eventId : undefined;
     let message: NormalizeResult | undefined;
     let rejection: string | undefined;
@@ -94,7 +95,7 @@ export function receiveWebhook(ctx: WebhookContext) {
       body: rawBody,
       verification: { scheme: source.scheme, ...(verified.timestamp ? { signedAt: signedIso(verified.timestamp) } : {}) },
       status,
-      nextAttemptAt: status === 'received' ? new Date(Date.parse(receivedAt) + ctx.config.webhooks.workerDelayMs).toISOString() : null,
+      nextAttemptAt: status === 'received' ? new Date(now + ctx.config.webhooks.workerDelayMs).toISOString() : null,
       lastError: storableError(rejection ?? null),
       response,
     });
