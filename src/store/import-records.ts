@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { ImportRefusedError } from './errors.js';
 import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
-import { newGen, recordColumns } from './records.js';
+import { newGen, recordColumnNames, recordColumns } from './records.js';
 import type { WriteTransaction } from './statements.js';
 
 /**
@@ -55,7 +55,7 @@ export function* importRecords(tx: WriteTransaction, sets: ImportSet[], options:
 }
 
 function* insertAll(tx: WriteTransaction, { resource, records }: ImportSet, now: string, onProgress: ImportOptions['onProgress']): Flow<void> {
-  const columns = resource.fields.length + 6;
+  const columns = recordColumnNames(resource).length;
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(PARAMETERS_PER_STATEMENT / columns)));
   let highest = 0;
   onProgress?.(resource.name, 0);

@@ -38,7 +38,7 @@ export class SqlStore implements Store {
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
 
   constructor(private readonly engine: Engine) {
-    if (engine.onCommitBatch) this.onCommitBatch = (listener) => engine.onCommitBatch!(listener);
+    this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
     if (engine.commitStamp) {

@@ -41,11 +41,12 @@ function statementsFor(step: SchemaStep, byName: Map<string, ResourceDefinition>
   if (step.kind === 'create-index') return [indexSql(byName.get(step.resource), step.resource, step.field, step.unique)];
   if (step.kind !== 'create-table') return ddlFor(step, pgBuilder, pgTypes, idTypeOf);
   const r = step.resource;
+  // Only the table from ddlFor: its indexes are built here instead, with NULLS FIRST (see indexSql).
   const [table] = ddlFor(step, pgBuilder, pgTypes, idTypeOf);
   const indexes = r.fields.flatMap((f) => [
     ...(f.unique ? [indexSql(r, r.name, f.name, true)] : []),
     ...(f.index ? [indexSql(r, r.name, f.name, false)] : []),
-    ...(r.search.includes(f.name) ? ddlFor({ kind: 'create-search-index', resource: r.name, field: f.name }, pgBuilder, pgTypes, idTypeOf) : []),
+    ...(r.search.includes(f.name) ? pgTypes.searchIndex!.create(r.name, f.name) : []),
   ]);
   return [table, ...indexes];
 }
