@@ -13,7 +13,7 @@ import { ROOT } from './servers.js';
 import { processStat } from './wrk.js';
 
 /** Where the flame graphs of missed targets go; emptied at the start of every run (bench/run.ts). */
-export const MISSED_DIR = join(ROOT, 'bench', 'profile', 'missed');
+const MISSED_DIR = join(ROOT, 'bench', 'profile', 'missed');
 
 /** What the profile of a missed row found. */
 export type MissProfile =

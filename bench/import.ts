@@ -7,21 +7,21 @@
 // PostgreSQL: $BENCH_DATABASE_URL, else $TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test
 // (each run in a schema of its own, dropped afterwards); ROWS=n changes the size; BENCH_SKIP_BUILD=1
 // times dist/ as it is (otherwise `npm run build` runs first, so the current source is timed).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { jsonServerDb } from '../src/test-support/json-server-db.js';
+import { median } from './load.js';
+import { BASE_URL as PG_URL } from './scenarios/postgres.js';
+import { buildRestwell, ROOT } from './servers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const RUNS = 3;
-const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-if (!process.env.BENCH_SKIP_BUILD) execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (!process.env.BENCH_SKIP_BUILD) await buildRestwell();
 
 const dir = mkdtempSync(join(tmpdir(), 'restwell-bench-import-'));
 const file = join(dir, 'db.json');
@@ -37,8 +37,6 @@ function importOnce(db: string, run: number): { wall: number; load: number } {
   const load = Number(/Imported \d+ rows into .* in ([\d.]+) s/.exec(res.stderr)?.[1]);
   return { wall, load };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function bench(engine: string, freshUrl: () => string): Promise<string> {
   const runs = [];

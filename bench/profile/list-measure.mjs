@@ -9,7 +9,7 @@
 // The databases come from bench/seed-sqlite.ts (seedSqlite with bench/data.ts's config). The base build
 // serves its own copy of each database (copied next to the original), never under load at the same
 // time as this one. --profile runs this checkout's server under node --cpu-prof (summarize with
-// summarize.mjs --skip N).
+// node --import tsx bench/profile/summarize.ts FILE --skip N).
 import { copyFileSync, existsSync } from 'node:fs';
 import { cpuMs, loadAverage, median, ms, opt, root, startRestwell, stop, wrk as runWrk } from './harness.mjs';
 
