@@ -16,7 +16,7 @@ function block(heading: string, lang: string): string {
 }
 
 let server: ServeProcess;
-const db = join(mkdtempSync(join(tmpdir(), 'rw-readme-ops-')), 'demo.db');
+const db = join(mkdtempSync(join(tmpdir(), 'rw-readme-')), 'demo.db');
 before(async () => {
   server = await startServe(['--db', db]);
 });
@@ -32,6 +32,19 @@ function run(script: string): string {
   const adapted = script.replaceAll('localhost:8080', port).replace(/hooks send (\w+)/g, `hooks send $1 --url http://${port}`);
   return execFileSync('bash', ['-euo', 'pipefail', '-c', adapted], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: db } });
 }
+
+test('the README curl walkthrough works verbatim against the demo (real socket, real curl)', () => {
+  const script = block('## Walkthrough with curl', 'sh');
+  const expected = [...script.matchAll(/^# → (\d{3})/gm)].map((m) => Number(m[1]));
+  assert.ok(expected.length >= 16, 'the walkthrough covers create, read, list, replace, patch, conditional requests, errors and delete');
+  const output = run(script);
+  const statuses = [...output.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+  assert.deepEqual(statuses, expected, output);
+  assert.match(output, /^location: \/characters\/1\r?$/im);
+  assert.match(output, /^content-type: application\/problem\+json/im);
+  assert.match(output, /^allow: /im);
+  assert.match(output, /^link: <\/characters\?sort=name&limit=10>; rel="first"/im);
+});
 
 test('the README Operations block runs as printed: probes, and metrics with a metrics:read key', () => {
   const out = run(block('## Operations', 'sh'));
