@@ -1,5 +1,6 @@
 import { resolveConfig } from '../config/load.js';
 import { DEMO_CONFIG } from '../config/defaults.js';
+import type { AppOptions } from '../app/app.js';
 import { createServer, type RestwellServer } from '../app/server.js';
 import type { TestEngine } from './engines.js';
 import { engines } from './engines.js';
@@ -43,11 +44,19 @@ export const GADGETS_DEMO = {
 
 /**
  * A server on a fresh database of the given engine, for `app.inject()` tests (or `listen` on
- * port 0 for socket tests). The public demo config unless `config` says otherwise.
+ * port 0 for socket tests). The public demo config unless `config` says otherwise; no logs unless
+ * `logger` says where they go.
  */
-export async function testServer(engine: TestEngine = engines[0], config: Record<string, unknown> = PUBLIC_DEMO, env: NodeJS.ProcessEnv = {}): Promise<RestwellServer> {
+export async function testServer(engine: TestEngine = engines[0], config: Record<string, unknown> = PUBLIC_DEMO, env: NodeJS.ProcessEnv = {}, logger: AppOptions['logger'] = false): Promise<RestwellServer> {
   const resolved = resolveConfig(config, { env: { ...TEST_DEMO_SECRETS, ...env }, overrides: { database: engine.freshUrl() } });
-  return createServer(resolved, { logger: false });
+  return createServer(resolved, { logger });
+}
+
+/** {@link testServer} listening on a real socket (127.0.0.1, a free port), and its base URL. */
+export async function listeningServer(engine: TestEngine = engines[0], config: Record<string, unknown> = PUBLIC_DEMO): Promise<{ server: RestwellServer; base: string }> {
+  const server = await testServer(engine, config);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { server, base: `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}` };
 }
 
 export { engines };

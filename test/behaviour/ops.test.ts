@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { createServer, type RestwellServer } from '../../src/app/server.js';
-import { resolveConfig } from '../../src/config/load.js';
+import type { RestwellServer } from '../../src/app/server.js';
 import { StoreUnavailableError } from '../../src/store/errors.js';
 import { parseExposition, sampleValue, type Exposition } from '../../src/test-support/prometheus-text.js';
-import { bearer, engines, PUBLIC_DEMO, TEST_DEMO_SECRETS, testServer } from '../../src/test-support/test-server.js';
+import { bearer, engines, listeningServer, PUBLIC_DEMO, testServer } from '../../src/test-support/test-server.js';
 import { opsState } from '../../src/app/ops/ops-state.js';
 import { createServer as createHttpServer } from 'node:http';
 import { connect } from 'node:net';
@@ -82,9 +81,7 @@ for (const engine of engines) {
     let base: string;
     let token: Record<string, string>;
     before(async () => {
-      server = await testServer(engine, CONFIG);
-      await server.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
+      ({ server, base } = await listeningServer(engine, CONFIG));
       token = await bearer(server, ['metrics:read']);
     });
     after(() => server.close());
@@ -226,8 +223,7 @@ describe('request log', () => {
         done();
       },
     });
-    const config = resolveConfig(PUBLIC_DEMO, { env: TEST_DEMO_SECRETS, overrides: { database: engines[0].freshUrl() } });
-    const server = await createServer(config, { logger: { level: 'info', stream } });
+    const server = await testServer(engines[0], PUBLIC_DEMO, {}, { level: 'info', stream });
     try {
       await server.app.inject({ method: 'GET', url: '/characters?limit=2&access_token=sekrit-value', headers: { authorization: 'Bearer rw_supersecret' } });
       await server.app.inject({ method: 'GET', url: '/nowhere' });
@@ -252,8 +248,7 @@ describe('request log', () => {
   test('LOG_LEVEL=warn writes no request lines', async () => {
     const lines: string[] = [];
     const stream = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
-    const config = resolveConfig(PUBLIC_DEMO, { env: TEST_DEMO_SECRETS, overrides: { database: engines[0].freshUrl() } });
-    const server = await createServer(config, { logger: { level: 'warn', stream } });
+    const server = await testServer(engines[0], PUBLIC_DEMO, {}, { level: 'warn', stream });
     try {
       await server.app.inject({ method: 'GET', url: '/characters' });
       assert.deepEqual(lines, []);

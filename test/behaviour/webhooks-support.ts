@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { PUBLIC_DEMO as DEMO_CONFIG } from '../../src/test-support/test-server.js';
 import type { RestwellServer } from '../../src/app/server.js';
 import type { TestEngine } from '../../src/test-support/engines.js';
-import { testServer } from '../../src/test-support/test-server.js';
+import { listeningServer, testServer } from '../../src/test-support/test-server.js';
 
 /** Secrets of the extra test sources (the demo's come from TEST_DEMO_SECRETS). */
 export const SECRETS = {
@@ -28,10 +28,8 @@ export const WEBHOOK_CONFIG = {
 };
 
 /** A server on a real socket (port 0), for requests whose signatures cover the URL. */
-export async function listening(engine: TestEngine, config: Record<string, unknown> = WEBHOOK_CONFIG): Promise<{ server: RestwellServer; base: string }> {
-  const server = await testServer(engine, config);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  return { server, base: `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}` };
+export function listening(engine: TestEngine, config: Record<string, unknown> = WEBHOOK_CONFIG): Promise<{ server: RestwellServer; base: string }> {
+  return listeningServer(engine, config);
 }
 
 /** {@link listening}, plus an admin API key for the inbox routes. */

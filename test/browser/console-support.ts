@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { RestwellServer } from '../../src/app/server.js';
 import { DEMO_CONFIG } from '../../src/config/defaults.js';
-import { testServer } from '../../src/test-support/test-server.js';
+import { listeningServer } from '../../src/test-support/test-server.js';
 
 /**
  * The demo with its real access rules (so signing in matters), messages with a unique subject (so a
@@ -34,9 +34,7 @@ export const CONSOLE_CONFIG = {
 
 /** A server of {@link CONSOLE_CONFIG} on a real socket (port 0), with an admin API key. */
 export async function consoleServer(): Promise<{ server: RestwellServer; base: string; adminKey: string; api: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; headers: Headers; json: any }> }> {
-  const server = await testServer(undefined, CONSOLE_CONFIG);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
+  const { server, base } = await listeningServer(undefined, CONSOLE_CONFIG);
   const adminKey = (await server.context.auth.apiKeys.create({ name: 'console-admin', scopes: ['*'] })).key;
   const api = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(base + url, {
