@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { ROOT } from '../support-process.js';
+import { apiKeyHeaders, ROOT } from '../support-process.js';
 
 /** `node bin/restwell.js serve` as a user runs it, on a free port, logging at info (JSON lines: stdout is a pipe). */
 async function serve(args: string[]): Promise<{ child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> }> {
@@ -54,18 +54,14 @@ test('SIGTERM drains: a request under way completes, event streams end cleanly, 
   const config = join(dir, 'restwell.yaml');
   writeFileSync(config, 'resources:\n  characters:\n    fields:\n      name: { type: string, required: true }\n    access: { read: public, write: public }\nauth: {}\n');
   // A key for the event stream, made with the CLI on the same database.
-  const keyed = spawn(process.execPath, ['bin/restwell.js', 'keys', 'create', '--config', config, '--db', db, '--name', 'stream', '--scopes', 'events:read'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let key = '';
-  keyed.stdout!.on('data', (d) => (key += d));
-  assert.equal((await once(keyed, 'exit'))[0], 0);
-  key = key.trim();
+  const { authorization } = apiKeyHeaders(['--config', config, '--db', db], 'events:read');
 
   const server = await serve(['--config', config, '--db', db]);
   try {
     // An event stream, open and idle.
     const stream = connect(server.port, '127.0.0.1');
     const streamText = received(stream);
-    stream.write(`GET /events/stream HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nAccept: text/event-stream\r\n\r\n`);
+    stream.write(`GET /events/stream HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nAccept: text/event-stream\r\n\r\n`);
     // A slow upload: headers and half the body now, the rest after SIGTERM.
     const body = JSON.stringify({ name: 'Sent while the server was stopping' });
     const upload = connect(server.port, '127.0.0.1');
