@@ -87,7 +87,7 @@ export async function tokenFromClient(clientId, clientSecret) {
 
 let openapi;
 /** The API's OpenAPI document (field schemas, webhook sources), fetched once per page load. */
-export async function openApi() {
+async function openApi() {
   openapi ??= get('/openapi.json').then((r) => r.body);
   try {
     return await openapi;

@@ -1,6 +1,6 @@
 // A record's form, built from its OpenAPI schemas: one widget per writable field, chosen by type
 // (datetime, enum, reference, JSON, number, boolean, text), and the 422 `errors[]` shown at each field.
-import { api, ApiError } from './api.js';
+import { api, ApiError, collectionSchemas } from './api.js';
 import { baseType, cellText, dialog, field, fieldError, fill, h, isoToLocal, localToIso, problemBox, uid } from './widgets.js';
 
 /** What kind of widget a property gets. */
@@ -173,7 +173,6 @@ function widget(name, schema, recordSchema, required) {
  * with the chosen record's id, or null.
  */
 async function pickRecord(target) {
-  const { collectionSchemas } = await import('./api.js');
   const { input } = await collectionSchemas(target);
   const textField = Object.entries(input?.properties ?? {}).find(([, s]) => baseType(s) === 'string' && !s.format && !s.enum)?.[0];
   const q = h('input', { type: 'search', id: uid('pick') });

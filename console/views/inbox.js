@@ -46,7 +46,7 @@ export async function sourceView(main, { source }, query) {
   }));
   try {
     const page = (await api('GET', `/webhooks/${enc(source)}/events?${q}`)).body;
-    const rows = page._embedded?.deliveries ?? Object.values(page._embedded ?? {})[0] ?? [];
+    const rows = page._embedded?.deliveries ?? [];
     const cols = [
       { label: 'delivery', cell: (d) => h('a', { href: href(`/inbox/${enc(source)}/${enc(d.id)}`) }, d.id) },
       { label: 'received', key: 'receivedAt' },

@@ -6,10 +6,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Where screenshots go (ignored by git), relative to the checkout the tests run in. */
-export const SCREENSHOT_DIR = resolve('test-output', 'screenshots');
+const SCREENSHOT_DIR = resolve('test-output', 'screenshots');
 
 /** Flags for a quiet, headless Chromium that reaches nothing but the server under test. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
