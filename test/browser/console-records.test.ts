@@ -171,7 +171,7 @@ describe('web console: collections and records', { skip }, () => {
     assert.equal(await page.getByLabel('number').inputValue(), '555-7777');
     await page.getByLabel('number').fill('555-8888');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'characters #2' }).waitFor();
+    await page.getByRole('heading', { name: 'characters #2', exact: true }).waitFor();
     const now = (await env.api('GET', '/characters/2')).json;
     assert.equal(now.number, '555-8888');
     assert.equal(now.version, 3);
