@@ -15,7 +15,7 @@ import { routeTable } from './routes.js';
 import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
 import { registerDispatcher } from '../webhooks/outbound/http/dispatcher-hooks.js';
-import { loggerFromEnv, type LoggerSettings } from './ops/logger-options.js';
+import { loggerFromEnv, type LoggerSettings } from './ops/logger-from-env.js';
 import { opsState, SHUTTING_DOWN } from './ops/ops-state.js';
 import { registerOps, unmatchedHook } from './ops/register-ops.js';
 import { rawProblemBody, rawProblemOrigin } from '../http/raw-problem.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ImportError } from '../app/import/import-error.js';
 import { inferImport, type ImportPlan } from '../app/import/infer-resources.js';
-import { importConfigYaml } from '../app/import/config-yaml.js';
+import { importConfigYaml } from '../app/import/import-config-yaml.js';
 import { ConfigError, resolveConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 

@@ -4,9 +4,9 @@ import { parse as parseYaml } from 'yaml';
 import { configAjv } from './ajv.js';
 import { DEFAULTS, DEMO_CONFIG } from './defaults.js';
 import { substituteEnv } from './env.js';
-import { checkFields } from './field-checks.js';
+import { checkFields } from './check-fields.js';
 import { configSchema } from './schema.js';
-import { searchProblems } from './search.js';
+import { searchProblems } from './search-problems.js';
 import { parseBytes, parseDuration, parseDurationMs } from './sizes.js';
 import type { RestwellConfig } from './types.js';
 

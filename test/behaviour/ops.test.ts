@@ -10,8 +10,8 @@ import { opsState } from '../../src/app/ops/ops-state.js';
 import { createServer as createHttpServer } from 'node:http';
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { loggerFromEnv } from '../../src/app/ops/logger-options.js';
-import { loggableUrl } from '../../src/app/ops/request-log.js';
+import { loggerFromEnv } from '../../src/app/ops/logger-from-env.js';
+import { loggableUrl } from '../../src/app/ops/loggable-url.js';
 import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
 import { eventually } from './webhooks-support.js';
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { AppMetrics } from './metrics.js';
+import { AppMetrics } from './app-metrics.js';
 
 /** The operational state of one server: whether it is draining for shutdown, and its metrics. */
 export interface OpsState {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, RouteOptions } from 'fastify';
 import type { AppContext } from '../context.js';
-import { inboundOutcome, UNMATCHED_ROUTE, type AppMetrics } from './metrics.js';
+import { inboundOutcome, UNMATCHED_ROUTE, type AppMetrics } from './app-metrics.js';
 import { opsState } from './ops-state.js';
-import { loggableUrl } from './request-log.js';
+import { loggableUrl } from './loggable-url.js';
 
 type Done = () => void;
 const OPS_HOOK = Symbol('restwell.ops');

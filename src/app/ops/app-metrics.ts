@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry, type Metric } from 'prom-client';
-import { RequestSeries } from './route-series.js';
+import { RequestSeries } from './request-series.js';
 
 /** Seconds: from a cached read (well under a millisecond) to a slow webhook or a big page. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
