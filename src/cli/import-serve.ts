@@ -3,7 +3,8 @@ import { ImportError } from '../app/import/import-error.js';
 import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
 import { importInto, readImportMarker } from './import.js';
 import { cliCommand } from './invocation.js';
-import { redact, serve, type ServeOptions } from './serve.js';
+import { redact } from './redact.js';
+import { serve, type ServeOptions } from './serve.js';
 import { isWorker } from './workers.js';
 
 /**

@@ -5,7 +5,7 @@ import { openStore } from '../store/open.js';
 import { configFileDiffers, describePlan, prepareImport, writeConfigFile, type PreparedImport } from './import-file.js';
 import { importProgress } from './import-progress.js';
 import { cliCommand } from './invocation.js';
-import { redact } from './serve.js';
+import { redact } from './redact.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { defineResources } from '../core/resource.js';
 

@@ -8,6 +8,7 @@ import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { hooksBanner } from './hooks.js';
+import { redact } from './redact.js';
 import { describeAccess, exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
@@ -141,16 +142,4 @@ function banner(config: RestwellConfig, resources: ResourceDefinition[], port: n
   );
   const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
-}
-
-/** A database URL fit for logs: any password replaced. */
-export function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.password) return url;
-    u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
 }
