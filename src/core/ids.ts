@@ -10,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Parses an id from a URL path segment; `undefined` when the text cannot be an id of this
  * resource (the caller decides whether that is a 404 or a 400).
  */
-export function parseId(resource: ResourceDefinition, text: string): RecordId | undefined {
+export function parseId(resource: Pick<ResourceDefinition, 'idType'>, text: string): RecordId | undefined {
   if (resource.idType === 'uuid') return UUID.test(text) ? text.toLowerCase() : undefined;
   // Kept exactly: string ids are case-sensitive (json-server's nanoid ids differ only in case).
   if (resource.idType === 'string') return STRING_ID.test(text) ? text : undefined;

@@ -1,10 +1,10 @@
-import { STRING_ID, STRING_ID_RULE } from '../../config/string-id.js';
+import { STRING_ID_RULE } from '../../config/string-id.js';
 import type { IdType } from '../../config/types.js';
+import { parseId } from '../../core/ids.js';
 import type { RecordId } from '../../core/record.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** What Restwell takes for an integer id in a URL (core/ids.ts): 1 to 2^53, no sign, no leading zero. */
-const CANONICAL_INTEGER = /^[1-9]\d{0,15}$/;
+/** A file's id as an id of this type would be read from a URL (core/ids.ts), or undefined. */
+const asId = (idType: IdType, id: unknown) => (typeof id === 'string' ? parseId({ idType }, id) : undefined);
 
 /** The ids of one collection as Restwell keeps them, or why they cannot be kept. */
 export type InferredIds = { idType: IdType; ids: RecordId[] } | { problem: string };
@@ -22,17 +22,13 @@ export type InferredIds = { idType: IdType; ids: RecordId[] } | { problem: strin
  */
 export function inferIds(rows: Array<Record<string, unknown>>): InferredIds {
   const raw = rows.map((r) => r.id);
-  const allUuids = raw.length > 0 && raw.every((id) => typeof id === 'string' && UUID.test(id));
-  const strings = !allUuids && raw.length > 0 && raw.every((id) => typeof id === 'string') && !raw.every((id) => isCanonicalInteger(id as string));
+  const allUuids = raw.length > 0 && raw.every((id) => asId('uuid', id) !== undefined);
+  const strings = !allUuids && raw.length > 0 && raw.every((id) => typeof id === 'string') && !raw.every((id) => asId('integer', id) !== undefined);
   const ids: RecordId[] = [];
   for (const [i, id] of raw.entries()) {
-    if (strings) {
-      if (!STRING_ID.test(id as string)) return { problem: describeBadString(id as string, i) };
-      ids.push(id as string);
-    } else if (allUuids) ids.push((id as string).toLowerCase());
-    else if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 1) ids.push(id);
-    else if (typeof id === 'string' && isCanonicalInteger(id)) ids.push(Number(id));
-    else return { problem: describeBadId(id, i) };
+    const kept = strings || allUuids ? asId(strings ? 'string' : 'uuid', id) : typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 ? id : asId('integer', id);
+    if (kept === undefined) return { problem: strings ? describeBadString(id as string, i) : describeBadId(id, i) };
+    ids.push(kept);
   }
   const seen = new Set<RecordId>();
   for (const [i, id] of ids.entries()) {
@@ -40,10 +36,6 @@ export function inferIds(rows: Array<Record<string, unknown>>): InferredIds {
     seen.add(id);
   }
   return { idType: strings ? 'string' : allUuids ? 'uuid' : 'integer', ids };
-}
-
-function isCanonicalInteger(text: string): boolean {
-  return CANONICAL_INTEGER.test(text) && Number.isSafeInteger(Number(text));
 }
 
 function describeBadString(id: string, row: number): string {
