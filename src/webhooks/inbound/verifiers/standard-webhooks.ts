@@ -4,7 +4,7 @@ import {
   standardWebhooksHeaders, standardWebhooksKey as decodeKey, standardWebhooksSignature, v1Signatures, WebhookSecretError,
 } from '../../standard-webhooks-signature.js';
 import { checkTimestamp } from './timestamp.js';
-import { fail, requireOptions, VerifyConfigError, type Verifier } from './types.js';
+import { fail, requireOptions, VerifyConfigError, type Verifier, type VerifyOptions } from './types.js';
 
 /** Decodes a Standard Webhooks secret: `whsec_` + base64 key bytes (the prefix is optional). */
 export function standardWebhooksKey(secret: string): Buffer {
@@ -17,16 +17,15 @@ export function standardWebhooksKey(secret: string): Buffer {
   }
 }
 
-/** Decoded keys by secret: a source's secret is decoded once, not on every delivery. Bounded, as secrets come from config. */
-const keys = new Map<string, Buffer>();
+/**
+ * Decoded keys by a source's verify options: each source's secret is decoded once, not on every
+ * delivery, and forgotten with its config (nothing to bound or clear).
+ */
+const keys = new WeakMap<VerifyOptions, Buffer>();
 
-function keyFor(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = standardWebhooksKey(secret);
-    if (keys.size >= 64) keys.clear();
-    keys.set(secret, key);
-  }
+function keyFor(opts: VerifyOptions): Buffer {
+  let key = keys.get(opts);
+  if (!key) keys.set(opts, (key = standardWebhooksKey(opts.secret!)));
   return key;
 }
 
@@ -36,7 +35,7 @@ function keyFor(secret: string): Buffer {
  */
 export const verifyStandardWebhooks: Verifier = (input, config) => {
   const opts = requireOptions(config, 'Standard Webhooks', 'secret');
-  const key = keyFor(opts.secret!);
+  const key = keyFor(opts);
   const h = (name: string) => headerValue(input.headers, `webhook-${name}`) ?? headerValue(input.headers, `svix-${name}`);
   const id = h('id');
   const ts = h('timestamp');
