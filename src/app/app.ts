@@ -18,7 +18,8 @@ import { registerDispatcher } from '../webhooks/outbound/http/dispatcher-hooks.j
 import { loggerFromEnv, type LoggerSettings } from './ops/logger-from-env.js';
 import { opsState, SHUTTING_DOWN } from './ops/ops-state.js';
 import { registerOps, unmatchedHook } from './ops/register-ops.js';
-import { rawProblemBody, rawProblemOrigin } from '../http/raw-problem.js';
+import { rawProblemBody, rawProblemHeaders, rawProblemOrigin } from '../http/raw-problem.js';
+import { NOSNIFF, nosniff } from '../http/nosniff.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
 export interface AppOptions {
@@ -42,7 +43,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Requests that arrive while draining get a problem (refusedWhileDraining), not Fastify's plain JSON.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    // Framework errors (a bad URL) are answered before any onRequest hook has run.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply.headers(NOSNIFF)),
   });
   app.decorate('restwell', ctx);
 
@@ -51,6 +53,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addContentTypeParser([...JSON_BODY_TYPES, ...PATCH_TYPES], { parseAs: 'buffer' }, jsonBodyParser(ctx.config.server.maxJsonDepth));
 
   app.setErrorHandler(handleError);
+  app.addHook('onRequest', nosniff);
   registerOps(app, ctx);
   // In a scope of its own, so the hook that counts and logs unmatched requests runs for them alone.
   app.register(async (scope) => {
@@ -100,7 +103,7 @@ function refusedWhileDraining(handler: RequestListener, ops: { draining: boolean
   return (request, response) => {
     if (!ops.draining) return handler(request, response);
     const body = rawProblemBody('shutting-down', SHUTTING_DOWN.detail, rawProblemOrigin(request.socket, publicUrl, request.url));
-    response.writeHead(503, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'retry-after': SHUTTING_DOWN.retryAfter, connection: 'close' }).end(body);
+    response.writeHead(503, { ...rawProblemHeaders(body), 'retry-after': SHUTTING_DOWN.retryAfter }).end(body);
   };
 }
 

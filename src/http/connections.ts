@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Socket } from 'node:net';
 import type { RestwellConfig } from '../config/types.js';
 import { handleClientError, KNOWN_METHODS } from './errors.js';
-import { localAuthority, rawProblemBody, rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
+import { localAuthority, rawProblemBody, rawProblemHeaders, rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
 
 /** What the connection layer needs from the config. */
 export interface ConnectionOptions {
@@ -50,14 +50,14 @@ function withHost(handler: RequestListener, publicUrl: string | undefined): Requ
       return handler(request, response);
     }
     const body = rawProblemBody('malformed-request', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)', rawProblemOrigin(request.socket, publicUrl, request.url));
-    response.writeHead(400, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+    response.writeHead(400, rawProblemHeaders(body)).end(body);
   };
 }
 
 /** An Expect other than 100-continue is 417 (RFC 9110 §10.1.1); Node's own 417 has no problem body. */
 function refuseExpectation(request: IncomingMessage, response: ServerResponse, publicUrl: string | undefined): void {
   const body = rawProblemBody('expectation-failed', `Expect: ${request.headers.expect} is not an expectation this server meets; only 100-continue is`, rawProblemOrigin(request.socket, publicUrl, request.url));
-  response.writeHead(417, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+  response.writeHead(417, rawProblemHeaders(body)).end(body);
 }
 
 /** CONNECT asks for a tunnel; this server is not a proxy (without a listener Node drops the socket unanswered). */

@@ -21,6 +21,8 @@ const FRAMEWORK: Record<string, { code: keyof typeof PROBLEMS; detail?: string }
  * else is a bug, logged with its stack and answered with a bare 500 (never the stack).
  */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  // A method nobody implements is 501 whatever else is wrong (Fastify checks QUERY's Content-Type first).
+  if (!KNOWN_METHODS.has(request.method)) return notImplemented(request, reply);
   if (error instanceof DomainError && isProblemCode(error.code)) {
     if (error.code === 'unsupported-media-type') advertiseBodyTypes(reply, request.method);
     return sendProblem(request, reply, error.code, error.message, error.extra);
@@ -55,15 +57,18 @@ export const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DE
 
 /** For requests the router has no route for: 501 for methods nobody implements, else 404. */
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
-  if (!KNOWN_METHODS.has(request.method)) {
-    return sendProblem(request, reply, 'not-implemented', `${request.method} is not implemented by this server; use ${[...KNOWN_METHODS].join(', ')}`);
-  }
+  if (!KNOWN_METHODS.has(request.method)) return notImplemented(request, reply);
   return sendProblem(request, reply, 'not-found', `nothing at ${request.url.split('?')[0]}; GET / lists the collections`);
+}
+
+function notImplemented(request: FastifyRequest, reply: FastifyReply) {
+  return sendProblem(request, reply, 'not-implemented', `${request.method} is not implemented by this server; use ${[...KNOWN_METHODS].join(', ')}`);
 }
 
 /** Parser and timeout errors with a problem of their own; any other parser error is 400 malformed-request. */
 const CLIENT_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
-  // RFC 9110 §15.6.2: a method token nobody implements is 501, wherever it is sent.
+  // RFC 9110 §15.6.2: a method token nobody implements is 501, wherever it is sent (when the
+  // line around it is a request line: otherwise the bytes are not HTTP at all, and that is 400).
   HPE_INVALID_METHOD: { code: 'not-implemented', detail: `the request method is not implemented by this server; use ${[...KNOWN_METHODS].join(', ')}` },
   HPE_HEADER_OVERFLOW: { code: 'headers-too-large', detail: `the request line and headers exceed ${maxHeaderSize / 1024} KiB` },
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'request-timeout', detail: 'the request did not arrive in time (server.headersTimeout for the headers, server.requestTimeout for the whole request)' },
@@ -80,9 +85,28 @@ export function handleClientError(err: Error & { code?: string; reason?: string;
     socket.destroy();
     return;
   }
-  const known = err.code ? CLIENT_ERRORS[err.code] : undefined;
+  const known = err.code === 'HPE_INVALID_METHOD' && !isRequestLine(err.rawPacket) ? NOT_HTTP : err.code ? CLIENT_ERRORS[err.code] : undefined;
   const code = known?.code ?? 'malformed-request';
   const detail = known?.detail ?? `the request could not be parsed: ${err.reason ?? err.message} (${err.code ?? 'bad request'})`;
   // Destroyed, not just ended: the parser would go on reading, and a late body could still reach a route.
   socket.end(rawProblemResponse(code, detail, rawProblemOrigin(socket, publicUrl, inFlight?.req.url ?? err.rawPacket)), () => socket.destroy());
+}
+
+/** Bytes that are not an HTTP request at all (RFC 9112 §3): 400, not an unknown method's 501. */
+const NOT_HTTP = { code: 'malformed-request', detail: 'the request does not begin with an HTTP request line: a method, a space, the target, a space, HTTP/1.1 and CRLF' } as const;
+
+/** A method token, a request target and an HTTP version (RFC 9112 §3): `token SP target SP HTTP/x.y`. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^\s]+ HTTP\/\d\.\d$/;
+/** The start of one, when the packet ends before its line does: a method token and a space. */
+const REQUEST_LINE_START = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /;
+
+/**
+ * Whether the bytes the parser refused begin with an HTTP request line, so that an unknown method
+ * is the only thing wrong with them. `GARBAGE\r\n` is no request line: it is a malformed request.
+ */
+function isRequestLine(packet: Buffer | undefined): boolean {
+  if (!packet) return true;
+  const text = packet.subarray(0, 8192).toString('latin1');
+  const end = text.indexOf('\r\n');
+  return end === -1 ? REQUEST_LINE_START.test(text) : REQUEST_LINE.test(text.slice(0, end));
 }

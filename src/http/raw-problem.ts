@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { NOSNIFF } from './nosniff.js';
 import { PROBLEMS, type ProblemCode } from './problems.js';
 
 /** Where a problem written straight to a socket points: the base of its `type`, and its `instance`. */
@@ -27,6 +28,11 @@ export function rawProblemBody(code: ProblemCode, detail: string, origin: RawPro
   return JSON.stringify({ type: `${origin.base}/problems/${code}`, title: p.title, status: p.status, detail, instance: origin.instance });
 }
 
+/** The headers of a raw problem response written with `writeHead`: it closes the connection. */
+export function rawProblemHeaders(body: string): Record<string, string | number> {
+  return { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close', ...NOSNIFF };
+}
+
 /**
  * A complete HTTP/1.1 problem+json response, for code paths below Fastify (parser errors, refused
  * connections, CONNECT). It carries `Date` and closes the connection, which the caller then ends.
@@ -40,6 +46,7 @@ export function rawProblemResponse(code: ProblemCode, detail: string, origin: Ra
     'Content-Type: application/problem+json',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
+    'X-Content-Type-Options: nosniff',
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
   return `${lines.join('\r\n')}\r\n\r\n${body}`;

@@ -63,6 +63,33 @@ for (const engine of engines) {
       await expectProblem(await inject({ method: 'TRACE', url: '/characters' }), 501, 'not-implemented');
     });
 
+    test('QUERY, with a body or without one, is 501 in Restwell\'s words (not the framework\'s Content-Type complaint)', async () => {
+      for (const opts of [{}, { headers: json, payload: '{}' }, { headers: { 'content-type': 'text/plain' }, payload: 'x' }]) {
+        const body = await expectProblem(await inject({ method: 'QUERY', url: '/characters', ...opts }), 501, 'not-implemented');
+        assert.equal(body.detail, 'QUERY is not implemented by this server; use GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+      }
+    });
+
+    test('every response, success or problem, carries X-Content-Type-Options: nosniff', async () => {
+      const created = await inject({ method: 'POST', url: '/characters', headers: json, payload: { name: 'Nosniff' } });
+      for (const res of [
+        created,
+        await inject({ method: 'GET', url: String(created.headers.location) }),
+        await inject({ method: 'HEAD', url: '/characters' }),
+        await inject({ method: 'OPTIONS', url: '/characters' }),
+        await inject({ method: 'GET', url: '/characters?colour=red' }),
+        await inject({ method: 'GET', url: '/characters/%zz' }),
+        await inject({ method: 'GET', url: '/nothing-here' }),
+        await inject({ method: 'POST', url: '/characters', headers: json, payload: '{' }),
+        await inject({ method: 'GET', url: '/openapi.json' }),
+        await inject({ method: 'GET', url: '/events' }),
+        // Leaves the collection as it found it, for the counts of the tests below.
+        await inject({ method: 'DELETE', url: String(created.headers.location) }),
+      ]) {
+        assert.equal(res.headers['x-content-type-options'], 'nosniff', `${res.statusCode} ${res.body.slice(0, 80)}`);
+      }
+    });
+
     test('409: unique violation names the field and the holder; nothing half-written', async () => {
       const first = await inject({ method: 'POST', url: '/characters', headers: json, payload: { name: 'Homer' } });
       assert.equal(first.statusCode, 201);

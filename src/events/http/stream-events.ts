@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eventVisibility } from '../../auth/access.js';
 import type { HttpContext } from '../../http/context.js';
@@ -46,7 +47,8 @@ export function streamEvents(ctx: HttpContext) {
       if (!last) return sendProblem(request, reply, 'invalid-last-event-id', `Last-Event-ID ${JSON.stringify(id.slice(0, 80))} names no event you can read; send the id: of an event this stream sent (evt_…), or none to start at the end of the log`);
       after = last.seq;
     }
-    if (!client) return reply.code(200).headers(STREAM_HEADERS).send();
+    // HEAD gets GET's headers: an empty stream, as GET's has no Content-Length (Fastify would send 0).
+    if (!client) return reply.code(200).headers(STREAM_HEADERS).send(Readable.from([]));
     client.resumeAfter(after ?? 0);
     // Joined before the first byte: if the database cannot be read the client still gets a 503 problem.
     await streams.tail.join(client);
