@@ -141,6 +141,29 @@ for (const engine of engines) {
       assert.match(String(json.type), /^application\/json/);
     });
 
+    test('unrecognized parameters are ignored, repeated or not (RFC 6749 §3.2); a repeated known one is invalid_request', async () => {
+      const basic = { authorization: `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}` };
+      const post = async (path: string, body: string) => {
+        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic }, body });
+        return { status: res.status, body: (await res.json()) as { error?: string; access_token?: string; active?: boolean } };
+      };
+      const issued = await post('/oauth/token', 'grant_type=client_credentials&x_trace=1&x_trace=2&resource=&resource=');
+      assert.equal(issued.status, 200, JSON.stringify(issued.body));
+      const token = issued.body.access_token!;
+      assert.equal((await post('/oauth/introspect', `token=${token}&x=1&x=2`)).body.active, true);
+      assert.equal((await post('/oauth/revoke', `token=${token}&x=1&x=2&token_type_hint=access_token`)).status, 200);
+      assert.equal((await post('/oauth/introspect', `token=${token}&x=1&x=2`)).body.active, false);
+      for (const [path, body] of [
+        ['/oauth/token', 'grant_type=client_credentials&scope=characters:write&scope=characters:write'],
+        ['/oauth/token', 'grant_type=client_credentials&client_id=&client_id='],
+        ['/oauth/introspect', `token=${token}&token=${token}`],
+        ['/oauth/revoke', 'token=a&token_type_hint=access_token&token_type_hint=access_token'],
+      ]) {
+        const res = await post(path, body);
+        assert.deepEqual([res.status, res.body.error], [400, 'invalid_request'], `${path} ${body}`);
+      }
+    });
+
     test('deleting a client ends its tokens', async () => {
       const c = await server.context.auth.clients.create({ name: 'short-lived', scopes: ['characters:write'] });
       const cl = { client_id: c.info.clientId };

@@ -10,7 +10,7 @@ import { OAuthError, sendOAuthJson } from './oauth-response.js';
  * Anything else, like anything invalid, is just `{"active": false}`: no hint what exists.
  */
 export function introspectionEndpoint(ctx: AuthContext) {
-  return oauthEndpoint(ctx, async ({ request, reply, form, client }) => {
+  return oauthEndpoint(ctx, ['token', 'token_type_hint'], async ({ request, reply, form, client }) => {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'the token parameter is required');
     const admin = client.scopes.includes(ADMIN_SCOPE);

@@ -14,13 +14,14 @@ export interface OAuthCall {
 }
 
 /**
- * Wraps the logic of a client-authenticated OAuth endpoint: parses the form, authenticates the
+ * Wraps the logic of a client-authenticated OAuth endpoint: parses the form (the `params` the
+ * endpoint reads, besides the client's credentials; any other is ignored), authenticates the
  * client, and turns every OAuthError into RFC 6749 §5.2 JSON.
  */
-export function oauthEndpoint(ctx: AuthContext, logic: (call: OAuthCall) => Promise<FastifyReply>) {
+export function oauthEndpoint(ctx: AuthContext, params: readonly string[], logic: (call: OAuthCall) => Promise<FastifyReply>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      const form = oauthForm(request);
+      const form = oauthForm(request, params);
       const client = await authenticateClient(ctx.auth.clients, request, form);
       return await logic({ request, reply, form, client });
     } catch (err) {

@@ -9,7 +9,7 @@ import { OAuthError, sendOAuthJson } from './oauth-response.js';
  * may revoke any, and API keys too. An unknown or already invalid token is still 200 (§2.2).
  */
 export function revocationEndpoint(ctx: AuthContext) {
-  return oauthEndpoint(ctx, async ({ request, reply, form, client }) => {
+  return oauthEndpoint(ctx, ['token', 'token_type_hint'], async ({ request, reply, form, client }) => {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'the token parameter is required');
     const admin = client.scopes.includes(ADMIN_SCOPE);

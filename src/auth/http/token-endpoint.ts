@@ -9,7 +9,7 @@ import { OAuthError, sendOAuthJson } from './oauth-response.js';
  * narrowed to those the client is allowed; the access token is an RFC 9068 JWT.
  */
 export function tokenEndpoint(ctx: AuthContext) {
-  return oauthEndpoint(ctx, async ({ request, reply, form, client }) => {
+  return oauthEndpoint(ctx, ['grant_type', 'scope'], async ({ request, reply, form, client }) => {
     const grant = form.get('grant_type');
     if (!grant) throw new OAuthError('invalid_request', 'grant_type is required; this server supports client_credentials');
     if (grant !== 'client_credentials') throw new OAuthError('unsupported_grant_type', `grant_type ${grant} is not supported; use client_credentials`);
