@@ -41,7 +41,8 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   let after: P | undefined;
-  if (query.cursor !== undefined) {
+  // An empty cursor is the first page, as on every resource list (an empty parameter is an absent one).
+  if (query.cursor !== undefined && query.cursor !== '') {
     const text = Buffer.from(String(query.cursor), 'base64url').toString('utf8');
     after = text.startsWith(cursor.prefix) ? cursor.parse(text.slice(cursor.prefix.length)) : undefined;
     if (after === undefined) throw bad('cursor is not a cursor this server issued; follow the next link');

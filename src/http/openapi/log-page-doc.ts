@@ -8,7 +8,7 @@ import { linksSchema, type SchemaContext } from './schemas.js';
 export function logPageParameters(noun: string): Json[] {
   return [
     { name: 'limit', in: 'query', description: `${noun} per page.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-    { name: 'cursor', in: 'query', description: 'Opaque log position from a next link.', schema: { type: 'string' } },
+    { name: 'cursor', in: 'query', description: 'Opaque log position from a next link. Empty: the first page.', schema: { type: 'string' } },
   ];
 }
 

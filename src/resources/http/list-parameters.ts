@@ -100,7 +100,7 @@ export function listParameters(r: ResourceDefinition, ctx: SchemaContext): Json[
     {
       name: 'cursor',
       in: 'query',
-      description: 'Opaque position from a next or prev link; follow the links rather than building one.',
+      description: 'Opaque position from a next or prev link; follow the links rather than building one. Empty: the first page.',
       schema: { type: 'string' },
     },
     { name: 'total', in: 'query', description: 'Also count every matching record (`total`); costs a count query.', schema: { type: 'boolean', default: false } },
