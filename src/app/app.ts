@@ -4,13 +4,14 @@ import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from '../http/idempotency.js';
 import { createHttpServer } from '../http/connections.js';
+import { checkPostPreconditions } from '../http/conditional.js';
 import { handleError, handleNotFound, KNOWN_METHODS } from '../http/errors.js';
 import { jsonBodyParser } from '../http/json-body.js';
 import { parseMediaType } from '../http/media-type.js';
 import { sendProblem } from '../http/problems.js';
 import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES, PATCH_TYPES } from '../http/body-types.js';
 import { methodOf } from '../http/respond.js';
-import type { DocRoute } from '../http/route.js';
+import { isCollectionPost, type DocRoute } from '../http/route.js';
 import { routeTable } from './routes.js';
 import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
@@ -73,7 +74,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       method: route.method,
       url: route.path,
       handler: route.handler(ctx),
-      onRequest: routeGuard(ctx, route),
+      onRequest: [routeGuard(ctx, route), postPreconditions(route)].filter((h) => h !== undefined),
       preValidation: bodyTypeCheck(route),
       ...(idempotent ? { preHandler: idempotency.preHandler, onSend: idempotency.onSend } : {}),
     };
@@ -129,6 +130,17 @@ function bodyTypeCheck(route: DocRoute) {
     advertiseBodyTypes(reply, route.method);
     return sendProblem(request, reply, 'unsupported-media-type', `${route.method} ${route.path} takes ${accepted.join(' or ')}, not ${type || 'a body without Content-Type'}`);
   };
+}
+
+/**
+ * A POST that creates in a collection evaluates If-Match and If-None-Match against the collection
+ * (RFC 9110 §13.1): after access (401/403 win, §13.2.1) and before the body is read. A collection
+ * under a record (`/webhook-endpoints/{id}/secrets`) exists only with its parent, which the handler
+ * looks up, so only collections without a path parameter (which always exist) are checked here.
+ */
+function postPreconditions(route: DocRoute) {
+  if (!isCollectionPost(route)) return undefined;
+  return async (request: FastifyRequest) => checkPostPreconditions(request.headers, route.path);
 }
 
 function routesByPath(routes: DocRoute[]): Map<string, DocRoute[]> {

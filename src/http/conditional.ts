@@ -74,6 +74,25 @@ export function checkPreconditions(headers: Headers, current: StoredRecord | und
   if (matchesWeakly(ifNoneMatch, representationEtag(etagOf(current), rep))) throw new PreconditionFailedError(`If-None-Match ${ifNoneMatch} matches the current ETag`);
 }
 
+/**
+ * The preconditions of a POST (RFC 9110 §13.1), whose target is the collection it posts to, not the
+ * record it may create. A collection always has a current representation (its list) but no entity
+ * tag and no modification date: every write to any of its records changes its pages. So:
+ * `If-Match: *` holds (the collection exists) and `If-Match` with entity tags cannot (412);
+ * `If-None-Match: *` fails, since the collection exists (412: "create only if absent" is a PUT with
+ * `If-None-Match: *` to the record's own URL); `If-None-Match` with tags holds, no tag matching; the
+ * date conditions are ignored (§13.1.3-4: no modification date). Throws 412 when one fails.
+ */
+export function checkPostPreconditions(headers: Headers, target: string): void {
+  const ifMatch = headers['if-match'];
+  if (ifMatch !== undefined && parseEtagList(ifMatch) !== '*') {
+    throw new PreconditionFailedError(`If-Match ${ifMatch} cannot match: POST's target is the collection ${target}, which has no ETag (its pages change with every write); send If-Match to a record's URL`);
+  }
+  if (headers['if-none-match'] !== undefined && parseEtagList(headers['if-none-match']) === '*') {
+    throw new PreconditionFailedError(`If-None-Match: * asks that the target not exist, but POST's target is the collection ${target}, which does; to create a record only if its id is free, PUT it to its URL with If-None-Match: *`);
+  }
+}
+
 /** Steps 1 and 2 of RFC 9110 §13.2.2: If-Match (strong comparison), else If-Unmodified-Since. */
 function checkUnchanged(headers: Headers, current: StoredRecord | undefined, rep: Representation): void {
   const ifMatch = headers['if-match'];

@@ -55,3 +55,11 @@ export type DocRoute = Omit<Route<never>, 'handler' | 'kind'> & { kind: string }
 export function documented<R extends { operationId: string; doc?: Route['doc'] }>(routes: R[], docs: Record<string, NonNullable<Route['doc']>>): R[] {
   return routes.map((r) => (Object.hasOwn(docs, r.operationId) ? { ...r, doc: docs[r.operationId] } : r));
 }
+
+/**
+ * A POST that creates in a collection with no path parameter, which always exists: its If-Match and
+ * If-None-Match are evaluated against that collection (see checkPostPreconditions).
+ */
+export function isCollectionPost(route: Pick<DocRoute, 'method' | 'kind' | 'path'>): boolean {
+  return route.method === 'POST' && route.kind === 'create' && !route.path.includes(':');
+}

@@ -199,5 +199,32 @@ for (const engine of engines) {
       assert.equal((await inject({ method: 'OPTIONS', url: '/oauth/token' })).headers['accept-post'], 'application/x-www-form-urlencoded');
       assert.equal((await inject({ method: 'OPTIONS', url: '/webhooks/mail' })).headers['accept-post'], undefined, 'a receiver takes what its provider sends');
     });
+
+    test('POST evaluates If-Match and If-None-Match against the collection, which exists but has no ETag', async () => {
+      const count = async () => (await inject({ url: '/characters?total=true' })).json().total;
+      const before = await count();
+      const post = (headers: Record<string, string>, payload: unknown = { name: `p${++n}` }) => inject({ method: 'POST', url: '/characters', headers: { ...json, ...headers }, payload });
+      // Conditions that hold: the collection exists (If-Match: *); no tag matches (If-None-Match); no dates.
+      for (const condition of [{ 'if-match': '*' }, { 'if-none-match': '"abc"' }, { 'if-unmodified-since': 'Sun, 06 Nov 1994 08:49:37 GMT' }, { 'if-modified-since': 'Sun, 06 Nov 1994 08:49:37 GMT' }]) {
+        assert.equal((await post(condition)).statusCode, 201, JSON.stringify(condition));
+      }
+      // Conditions that fail: a collection has no ETag to match, and If-None-Match: * asks that it not exist.
+      for (const condition of [{ 'if-match': '"abc"' }, { 'if-match': 'W/"abc", "def"' }, { 'if-none-match': '*' }, { 'if-match': '*', 'if-none-match': '*' }]) {
+        const res = await post(condition);
+        assert.equal(res.statusCode, 412, JSON.stringify(condition));
+        assert.match(res.json().type, /\/problems\/precondition-failed$/);
+        assert.match(res.json().detail, /the collection \/characters/);
+      }
+      assert.equal(await count(), before + 4, 'nothing was created by a failed POST');
+      // Evaluated before the body is read (RFC 9110 §13.2.1): a malformed body is still 412.
+      assert.equal((await post({ 'if-none-match': '*' }, '{"name":')).statusCode, 412);
+      // Every POST to a collection, not only resources'; access is decided first (401, not 412).
+      assert.equal((await inject({ method: 'POST', url: '/api-keys', headers: { ...json, 'if-none-match': '*' }, payload: { name: 'x' } })).statusCode, 401);
+      const admin = { authorization: `Bearer ${(await server.context.auth.apiKeys.create({ name: 'admin', scopes: ['*'] })).key}` };
+      for (const url of ['/api-keys', '/oauth/clients', '/webhook-endpoints']) {
+        const res = await inject({ method: 'POST', url, headers: { ...json, ...admin, 'if-match': '"abc"' }, payload: { name: 'x', url: 'https://example.com/h' } });
+        assert.equal(res.statusCode, 412, `${url}: ${res.body}`);
+      }
+    });
   });
 }

@@ -7,7 +7,7 @@ import { PATCH_TYPES } from '../../http/body-types.js';
 import { Components, pascal, type Json } from '../../http/openapi/components.js';
 import { header } from '../../http/openapi/headers.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
-import type { DocRoute } from '../../http/route.js';
+import { isCollectionPost, type DocRoute } from '../../http/route.js';
 import { problemResponses, problemSchema } from '../../http/openapi/problem-responses.js';
 import { withCrossCuttingHeaders } from '../../http/openapi/cross-cutting-headers.js';
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
@@ -25,6 +25,12 @@ const INFO_DESCRIPTION = `A resource API served by Restwell.
 - **Before any route**: a request the HTTP parser cannot read is 400 \`malformed-request\`, one that arrives too slowly 408 \`request-timeout\`, one whose headers are too large 431 \`headers-too-large\`, an \`Expect\` other than 100-continue 417 \`expectation-failed\`, and a connection beyond the per-client cap 429 \`too-many-connections\`; each is a problem, and the connection is then closed.
 - **Rate limits**: metered operations carry \`RateLimit\` and \`RateLimit-Policy\`; past the quota they are 429 with \`Retry-After\`.
 - **Retries**: \`POST\` and \`PATCH\` on records accept \`Idempotency-Key\`; a replayed answer carries \`Idempotent-Replayed: true\`. 503 (the database is unreachable) carries \`Retry-After\`.`;
+
+/** The preconditions of a POST to a collection, which exists but has no ETag (checkPostPreconditions). */
+const COLLECTION_PRECONDITIONS: Json[] = [
+  { name: 'If-Match', in: 'header', description: '`*` holds (the collection exists); entity tags never match (a collection has no ETag): 412', schema: { type: 'string', minLength: 1 } },
+  { name: 'If-None-Match', in: 'header', description: '`*` fails (the collection exists): 412; entity tags never match, so they hold', schema: { type: 'string', minLength: 1 } },
+];
 
 /** What the document is generated from: the config and the route table. */
 export interface OpenApiInput {
@@ -49,7 +55,9 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     const metered = metering && auth.guarded;
     const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
     tags.set(tag, tagDescription(tag, route.resource));
-    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : [])])];
+    const preconditions = isCollectionPost(route);
+    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(preconditions ? (['precondition-failed'] as const) : [])])];
+    const parameters = [...(doc.parameters ?? []), ...(preconditions ? COLLECTION_PRECONDITIONS : [])];
     const challenge = auth.bearer
       ? { 400: { 'WWW-Authenticate': header(ctx, 'www-authenticate', false) }, 401: { 'WWW-Authenticate': header(ctx, 'www-authenticate') }, 403: { 'WWW-Authenticate': header(ctx, 'www-authenticate') } }
       : {};
@@ -61,7 +69,7 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
       summary: route.summary,
       description: doc.description,
       tags: [tag],
-      ...(doc.parameters?.length ? { parameters: doc.parameters } : {}),
+      ...(parameters.length ? { parameters } : {}),
       ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
       security: auth.security,
       responses: withCrossCuttingHeaders(responses, ctx, { metered, idempotent: (route.kind === 'create' || route.kind === 'patch') && !route.secretResponse }),

@@ -76,14 +76,15 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(item.patch.requestBody.content), ['application/merge-patch+json', 'application/json-patch+json']);
     assert.equal(doc.components.schemas.JsonPatch.type, 'array');
     // blog-posts has no access block: writes need the scope blog-posts:write, hence 403.
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
+    // 412: If-Match / If-None-Match are evaluated against the collection (it exists, but has no ETag).
+    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '412', '413', '415', '422', '429', '503']);
     assert.ok(create.responses['201'].headers.Location && create.responses['201'].headers.ETag);
     assert.equal(create.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/ValidationProblem');
     assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '403', '404', '412', '429', '503']);
     assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '503']);
     assert.ok(item.patch.responses['415'].headers['Accept-Patch']);
     const headerNames = (op: any) => op.parameters.map((p: any) => doc.components.parameters[p.$ref?.split('/').pop()]?.name ?? p.name);
-    assert.deepEqual(headerNames(create), ['Idempotency-Key']);
+    assert.deepEqual(headerNames(create), ['Idempotency-Key', 'If-Match', 'If-None-Match']);
     assert.deepEqual(headerNames(item.patch), ['If-Match', 'If-Unmodified-Since', 'Idempotency-Key']);
     assert.deepEqual(headerNames(item.put), ['If-Match', 'If-Unmodified-Since', 'If-None-Match']);
     assert.deepEqual(headerNames(item.get), ['expand', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'If-Unmodified-Since']);
