@@ -5,12 +5,12 @@ import type { AppContext } from './context.js';
 import { idempotencyHooks } from '../http/idempotency.js';
 import { createHttpServer } from '../http/connections.js';
 import { checkPostPreconditions } from '../http/conditional.js';
-import { handleError, handleNotFound, KNOWN_METHODS } from '../http/errors.js';
+import { handleError, handleNotFound } from '../http/errors.js';
+import { registerMethodFallbacks } from './method-fallbacks.js';
 import { jsonBodyParser } from '../http/json-body.js';
 import { parseMediaType } from '../http/media-type.js';
 import { sendProblem } from '../http/problems.js';
 import { advertiseBodyTypes, bodyTypesFor, JSON_BODY_TYPES, PATCH_TYPES } from '../http/body-types.js';
-import { methodOf } from '../http/respond.js';
 import { isCollectionPost, type DocRoute } from '../http/route.js';
 import { routeTable } from './routes.js';
 import { registerEventStreams } from '../events/http/register.js';
@@ -92,7 +92,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerWebhookRoutes(app, ctx, rawRoutes);
   registerEventStreams(app, ctx);
   registerDispatcher(app, ctx.outbound);
-  for (const [path, sameRoutes] of routesByPath(routes)) registerMethodFallbacks(app, path, sameRoutes);
+  registerMethodFallbacks(app, ctx, routes);
   return app;
 }
 
@@ -141,38 +141,4 @@ function bodyTypeCheck(route: DocRoute) {
 function postPreconditions(route: DocRoute) {
   if (!isCollectionPost(route)) return undefined;
   return async (request: FastifyRequest) => checkPostPreconditions(request.headers, route.path);
-}
-
-function routesByPath(routes: DocRoute[]): Map<string, DocRoute[]> {
-  const byPath = new Map<string, DocRoute[]>();
-  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
-  return byPath;
-}
-
-/**
- * OPTIONS answers with Allow, plus Accept-Patch where PATCH takes patches and Accept-Post where
- * POST takes a body of known types (webhook receivers take whatever their provider sends);
- * every other known method gets 405 + Allow.
- */
-function registerMethodFallbacks(app: FastifyInstance, path: string, routes: DocRoute[]) {
-  const allowed = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).concat('OPTIONS'))];
-  const allow = allowed.join(', ');
-  const post = routes.find((r) => r.method === 'POST' && !r.rawBody);
-  const acceptPost = post && (post.form ? 'application/x-www-form-urlencoded' : JSON_BODY_TYPES.join(', '));
-  app.options(path, async (_request, reply) => {
-    reply.header('allow', allow);
-    if (allowed.includes('PATCH')) reply.header('accept-patch', PATCH_TYPES.join(', '));
-    if (acceptPost) reply.header('accept-post', acceptPost);
-    return reply.code(204).send();
-  });
-  const others = [...KNOWN_METHODS].filter((m) => !allowed.includes(m));
-  if (!others.length) return;
-  app.route({
-    method: others as any,
-    url: path,
-    handler: async (request, reply) => {
-      reply.header('allow', allow);
-      return sendProblem(request, reply, 'method-not-allowed', `${methodOf(request)} is not allowed on ${path.replace(':id', '{id}')}; allowed: ${allow}`);
-    },
-  });
 }

@@ -46,10 +46,16 @@ export interface Route<C extends HttpContext = HttpContext> {
   secretResponse?: boolean;
   /** Takes any body as raw bytes, unparsed (webhook receivers verify signatures over the exact bytes). */
   rawBody?: boolean;
+  /**
+   * Whether the path names something (a webhook source), for a path that no GET route shares its
+   * parameters with; throws a NotFoundError when it names nothing, so OPTIONS answers 404 as GET would.
+   * (Other paths with parameters have their existence checked by a GET, see app/method-fallbacks.ts.)
+   */
+  exists?: (ctx: C) => (request: FastifyRequest) => void;
 }
 
 /** A route as documentation needs it: the row without its handler; `kind` may be one not known yet. */
-export type DocRoute = Omit<Route<never>, 'handler' | 'kind'> & { kind: string };
+export type DocRoute = Omit<Route<never>, 'handler' | 'kind' | 'exists'> & { kind: string };
 
 /** Gives each row the documentation `docs` holds for its operationId (rows it does not name keep theirs). */
 export function documented<R extends { operationId: string; doc?: Route['doc'] }>(routes: R[], docs: Record<string, NonNullable<Route['doc']>>): R[] {

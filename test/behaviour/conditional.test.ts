@@ -226,5 +226,36 @@ for (const engine of engines) {
         assert.equal(res.statusCode, 412, `${url}: ${res.body}`);
       }
     });
+
+    test('OPTIONS on a path naming nothing answers 404 as GET does; on one naming something, 204 + Allow', async () => {
+      const admin = { authorization: `Bearer ${(await server.context.auth.apiKeys.create({ name: 'options', scopes: ['*'] })).key}` };
+      const gone = await fresh();
+      assert.equal((await inject({ method: 'DELETE', url: gone.url })).statusCode, 204);
+      const live = await fresh();
+      const ep = await inject({ method: 'POST', url: '/webhook-endpoints', headers: { ...json, ...admin }, payload: { url: 'https://example.com/options' } });
+      assert.equal(ep.statusCode, 201, ep.body);
+      const endpoint = String(ep.headers.location);
+      const missing = [gone.url, '/characters/0', '/characters/-1', '/characters/abc', '/characters/99999999999999999999', '/webhooks/nope', '/webhooks/nope/events', '/webhook-endpoints/ep_nope', '/webhook-endpoints/ep_nope/secrets', '/webhook-endpoints/ep_nope/replays', `${endpoint}/deliveries/nope`, '/events/evt_nope', '/problems/nope', '/api-keys/key_nope'];
+      for (const url of missing) {
+        const res = await inject({ method: 'OPTIONS', url, headers: admin });
+        assert.equal(res.statusCode, 404, `OPTIONS ${url}: ${res.body}`);
+        assert.match(res.json().type, /\/problems\/not-found$/);
+        assert.equal(res.headers.allow, undefined);
+        if (url === '/webhooks/nope') continue; // POST only: the receiver's own 404 is checked below
+        const get = await inject({ method: 'GET', url: url.replace(/\/(secrets|replays)$/, ''), headers: admin });
+        assert.equal(get.statusCode, 404, `GET ${url}`);
+        assert.equal(res.json().detail, get.json().detail, url);
+      }
+      for (const url of [live.url, '/webhooks/mail', '/webhooks/mail/events', endpoint, `${endpoint}/secrets`, `${endpoint}/deliveries`, '/problems/not-found', '/characters']) {
+        const res = await inject({ method: 'OPTIONS', url, headers: admin });
+        assert.equal(res.statusCode, 204, `OPTIONS ${url}: ${res.body}`);
+        assert.ok(res.headers.allow, url);
+      }
+      const receiver = await inject({ method: 'POST', url: '/webhooks/nope', headers: json, payload: {} });
+      assert.equal(receiver.statusCode, 404);
+      assert.equal((await inject({ method: 'OPTIONS', url: '/webhooks/nope' })).json().detail, receiver.json().detail);
+      // Asked as the caller: one who may not read the target learns nothing about it.
+      assert.equal((await inject({ method: 'OPTIONS', url: '/webhook-endpoints/ep_nope' })).statusCode, 204);
+    });
   });
 }

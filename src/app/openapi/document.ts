@@ -182,10 +182,11 @@ function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext, a
     for (let i = 2; used.has(operationId); i++) operationId = `${base}${i}`;
     used.add(operationId);
     const tag = (Object.values(item).find((op) => (op as Json).tags) as Json | undefined)?.tags;
+    const named = path.includes('{');
     item.options = {
       operationId,
       summary: `Methods allowed on ${path}`,
-      description: `204 with Allow: ${allow.join(', ')}${methods.includes('PATCH') ? `; Accept-Patch: ${PATCH_TYPES.join(', ')}` : ''}${acceptPost.has(path) ? '; Accept-Post: the body types POST takes' : ''}.`,
+      description: `204 with Allow: ${allow.join(', ')}${methods.includes('PATCH') ? `; Accept-Patch: ${PATCH_TYPES.join(', ')}` : ''}${acceptPost.has(path) ? '; Accept-Post: the body types POST takes' : ''}.${named ? ' 404 when the path names nothing, as GET would answer (asked as the caller).' : ''}`,
       tags: tag,
       security: [],
       responses: {
@@ -197,6 +198,7 @@ function addOptionsOperations(paths: Record<string, Json>, ctx: SchemaContext, a
             ...(acceptPost.has(path) ? { 'Accept-Post': header(ctx, 'accept-post') } : {}),
           },
         },
+        ...(named ? problemResponses(['not-found'], ctx, {}) : {}),
       },
     };
   }

@@ -95,8 +95,10 @@ describe('OpenAPI over HTTP', () => {
     await conforming({ url: '/events' });
     await conforming({ url: `/events/${events.json()._embedded.events[0].id}`, headers: reader });
     await conforming({ url: '/problems/not-found' });
-    const options = await conforming({ method: 'OPTIONS', url: '/blog-posts/1' });
+    const options = await conforming({ method: 'OPTIONS', url: '/tags/Jz5f9_a' });
     assert.ok(options.headers.allow && options.headers['accept-patch']);
+    // The post is deleted: OPTIONS answers 404, as GET does.
+    assert.equal((await conforming({ method: 'OPTIONS', url: `/blog-posts/${id}` })).statusCode, 404);
     assert.deepEqual([...seen].sort(), [200, 201, 204, 304, 400, 401, 404, 409, 412, 415, 422]);
   });
 });

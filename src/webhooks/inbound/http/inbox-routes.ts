@@ -40,7 +40,8 @@ function attemptView(a: DeliveryAttempt): DeliveryAttempt {
   return { ...a, result: { ...a.result, records } };
 }
 
-function sourceOf(ctx: WebhookContext, request: FastifyRequest): string {
+/** The configured source a request's path names; a NotFoundError when none is named so. */
+export function sourceOf(ctx: WebhookContext, request: FastifyRequest): string {
   const { source } = request.params as { source: string };
   if (!ctx.webhooks.sources.has(source)) throw new NotFoundError(`no webhook source is named "${source}"`);
   return source;

@@ -2,7 +2,7 @@ import { ADMIN_SCOPE } from '../../../auth/scopes.js';
 import { documented, type Route } from '../../../http/route.js';
 import type { WebhookContext } from './webhook-context.js';
 import { WEBHOOK_OPERATIONS } from './webhook-operations.js';
-import { createAttempt, listAttempts, listDeliveries, readAttempt, readDelivery } from './inbox-routes.js';
+import { createAttempt, listAttempts, listDeliveries, readAttempt, readDelivery, sourceOf } from './inbox-routes.js';
 import { receiveWebhook } from './receive.js';
 
 const admin = [ADMIN_SCOPE];
@@ -14,7 +14,7 @@ const admin = [ADMIN_SCOPE];
 export function webhookRoutes(): Route<WebhookContext>[] {
   const events = '/webhooks/:source/events';
   return documented<Route<WebhookContext>>([
-    { method: 'POST', path: '/webhooks/:source', operationId: 'receiveWebhook', summary: 'Receive a delivery from a configured webhook source (verified, stored, then acknowledged)', handler: receiveWebhook, kind: 'receive', rawBody: true },
+    { method: 'POST', path: '/webhooks/:source', operationId: 'receiveWebhook', summary: 'Receive a delivery from a configured webhook source (verified, stored, then acknowledged)', handler: receiveWebhook, kind: 'receive', rawBody: true, exists: (ctx) => (request) => void sourceOf(ctx, request) },
     { method: 'GET', path: events, operationId: 'listWebhookDeliveries', summary: 'The inbox of a webhook source, oldest first (status filter, keyset cursor)', handler: listDeliveries, kind: 'log', access: admin },
     { method: 'GET', path: `${events}/:id`, operationId: 'getWebhookDelivery', summary: 'One stored delivery: headers, raw body, verification, status, the response sent', handler: readDelivery, kind: 'log', access: admin },
     { method: 'GET', path: `${events}/:id/attempts`, operationId: 'listWebhookAttempts', summary: 'The attempts at running a delivery\'s actions', handler: listAttempts, kind: 'log', access: admin },
