@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import openApiBackend from 'openapi-backend';
 import type { Document } from 'openapi-backend';
+import { ALTERNATIVE_CONTENT } from '../http/openapi/representations.js';
 
 // openapi-backend is CommonJS: its named exports come through the default export.
 const { OpenAPIBackend } = openApiBackend as unknown as typeof import('openapi-backend');
@@ -20,6 +21,9 @@ export interface Exchange {
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
+
+/** A response's media types: its content, and what a request preferring another type gets instead. */
+const contentOf = (response: Json): Json => ({ ...response[ALTERNATIVE_CONTENT], ...response.content });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const mediaType = (value: unknown) => String(value ?? '').split(';')[0]!.trim().toLowerCase();
@@ -103,10 +107,10 @@ export class ConformanceChecker {
     const type = mediaType(ex.headers['content-type']);
     if (ex.method === 'HEAD' || ex.status === 204 || ex.status === 304) {
       if (ex.body) out.push(`${at}: a body where none may be`);
-      if (response.content) out.push(`${at}: the document gives a ${ex.method === 'HEAD' ? 'HEAD' : status} response a body`);
+      if (Object.keys(contentOf(response)).length) out.push(`${at}: the document gives a ${ex.method === 'HEAD' ? 'HEAD' : status} response a body`);
       return out;
     }
-    if (!response.content?.[type]) return [...out, `${at}: Content-Type ${type || '(none)'} is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`];
+    if (!contentOf(response)[type]) return [...out, `${at}: Content-Type ${type || '(none)'} is not documented (documented: ${Object.keys(contentOf(response)).join(', ') || 'no body'})`];
     const body = type.endsWith('json') ? JSON.parse(ex.body) : ex.body;
     const api = await this.forMediaType(type);
     for (const e of api.validator.validateResponse(body, op.operationId, ex.status).errors ?? []) out.push(`${at}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
@@ -155,7 +159,7 @@ export class ConformanceChecker {
   private forMediaType(type: string): Promise<InstanceType<typeof OpenAPIBackend>> {
     let api = this.byMediaType.get(type);
     if (!api) {
-      api = backend(view(this.api.definition as Json, ({ content, ...r }) => (content?.[type] ? { ...r, content: { 'application/json': content[type] } } : r)));
+      api = backend(view(this.api.definition as Json, (r) => (contentOf(r)[type] ? { ...r, content: { 'application/json': contentOf(r)[type] } } : r)));
       this.byMediaType.set(type, api);
     }
     return api;

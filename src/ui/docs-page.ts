@@ -67,8 +67,9 @@ function operation(doc: Json, { path, method, op, pathParams }: Op): string {
   const responses = Object.entries<Json>(op.responses ?? {})
     .map(([status, r0]) => {
       const r = resolve(doc, r0);
+      // What a browser is served instead (the document's x-alternative-content) is listed with the rest.
       const headers = Object.keys(r.headers ?? {}).map((h) => `<code>${escapeHtml(h)}</code>`).join(' ');
-      return `<tr><td><b>${escapeHtml(status)}</b></td><td>${markdown(r.description ?? '')}</td><td>${headers}</td><td>${content(r.content)}</td></tr>`;
+      return `<tr><td><b>${escapeHtml(status)}</b></td><td>${markdown(r.description ?? '')}</td><td>${headers}</td><td>${content({ ...r.content, ...r['x-alternative-content'] })}</td></tr>`;
     })
     .join('');
   return `<div class="op" id="op-${attr(op.operationId)}"><h3><span class="m">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code></h3>

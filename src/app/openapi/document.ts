@@ -11,6 +11,7 @@ import { isCollectionPost, type DocRoute } from '../../http/route.js';
 import { problemResponses, problemSchema } from '../../http/openapi/problem-responses.js';
 import { withCrossCuttingHeaders } from '../../http/openapi/cross-cutting-headers.js';
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
+import { withHtmlAlternative } from '../../http/openapi/representations.js';
 import { operationSecurity, securitySchemes } from '../../auth/http/openapi-security.js';
 
 /** The version of this Restwell, from package.json (the same file in the source tree and the build). */
@@ -18,7 +19,7 @@ export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', 
 
 const INFO_DESCRIPTION = `A resource API served by Restwell.
 
-- **Representations**: \`application/json\` and \`application/hal+json\` get the same HAL body (\`_links\`, \`_embedded\`); \`text/html\` gets a browsable page.
+- **Representations**: \`application/json\` and \`application/hal+json\` get the same HAL body (\`_links\`, \`_embedded\`); \`text/html\` gets a browsable page (problems too), described in each response's \`x-alternative-content\`: what a request whose \`Accept\` prefers it is served instead, with the same status and headers. (Kept out of \`content\`, so that generated clients type the JSON body.)
 - **Conditional requests**: every representation of a record has its own strong \`ETag\`, and every record a \`Last-Modified\`; \`If-None-Match\` / \`If-Modified-Since\` give 304 on reads, \`If-Match\` / \`If-Unmodified-Since\` give 412 when the record changed.
 - **Methods**: every \`GET\` also answers \`HEAD\`; every path answers \`OPTIONS\` with \`Allow\`; any other method on a known path is 405 with \`Allow\`, a path that does not exist is 404, and a method the server does not know is 501 (all problems).
 - **Errors**: RFC 9457 \`application/problem+json\`; each \`type\` is a page under \`/problems/{code}\`. The OAuth endpoints answer errors in RFC 6749 JSON, as OAuth clients expect.
@@ -77,6 +78,11 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   }
   addHeadOperations(paths);
   addOptionsOperations(paths, ctx, acceptPost);
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      if (op && typeof op === 'object' && 'responses' in op) op.responses = mapValues(op.responses as Record<string, Json>, withHtmlAlternative);
+    }
+  }
   for (const item of Object.values(paths)) if (!(item.parameters as Json[]).length) delete item.parameters;
   const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
   return {
@@ -155,6 +161,10 @@ function mergeResponses(own: Record<string, Json>, problems: Record<string, Json
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+function mapValues<T, U>(record: Record<string, T>, f: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));
+}
+
 /** HEAD on every path with GET: the same responses and headers, never a body (RFC 9110 §9.3.2). */
 function addHeadOperations(paths: Record<string, Json>): void {
   for (const item of Object.values(paths)) {
@@ -166,7 +176,7 @@ function addHeadOperations(paths: Record<string, Json>): void {
       operationId: `head${pascal(String(get.operationId))}`,
       summary: `${String(get.summary)} (headers only)`,
       description: `The headers GET would send, without the body. ${String(get.description)}`,
-      responses: Object.fromEntries(Object.entries(get.responses as Record<string, Json>).map(([status, { content: _c, ...r }]) => [status, r])),
+      responses: mapValues(get.responses as Record<string, Json>, ({ content: _c, ...r }) => r),
     };
   }
 }

@@ -60,22 +60,34 @@ export function linksSchema(ctx: SchemaContext, rels: string[], required: string
 
 /** The HAL representation of one record: id, every declared field, version, timestamps and `_links`. */
 export function recordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
-  return ctx.components.schema(`record:${r.name}`, pascal(r.name), () => {
-    const refs = r.fields.filter((f) => f.type === 'reference').map((f) => f.name);
-    return {
-      type: 'object',
-      description: `One ${r.name} record${r.description ? ` (${r.description})` : ''}, as served by GET (JSON and HAL alike). Every declared field is present; an unset optional field is null.`,
-      required: ['id', ...r.fields.map((f) => f.name), 'version', 'createdAt', 'updatedAt', '_links'],
-      properties: {
-        id: { ...idSchema(r), readOnly: true },
-        ...Object.fromEntries(r.fields.map((f) => [f.name, outputFieldSchema(f, ctx)])),
-        version: { type: 'integer', minimum: 1, readOnly: true, description: 'Starts at 1 and grows by 1 on every change' },
-        createdAt: { type: 'string', format: 'date-time', readOnly: true },
-        updatedAt: { type: 'string', format: 'date-time', readOnly: true },
-        _links: linksSchema(ctx, ['self', 'collection', ...refs], ['self', 'collection'], 'self, the collection, and one link per set reference field'),
-      },
-    };
-  });
+  return ctx.components.schema(`record:${r.name}`, pascal(r.name), () => ({
+    type: 'object',
+    description: `One ${r.name} record${r.description ? ` (${r.description})` : ''}, as served by GET (JSON and HAL alike). Every declared field is present; an unset optional field is null.`,
+    required: ['id', ...r.fields.map((f) => f.name), 'version', 'createdAt', 'updatedAt', '_links'],
+    properties: recordProperties(r, ctx),
+  }));
+}
+
+/** With `fields=`: a sparse record, the members of a record of which only id and `_links` are always there. */
+export function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
+  return ctx.components.schema(`sparse:${r.name}`, `${pascal(r.name)}Sparse`, () => ({
+    type: 'object',
+    description: `With fields=…: a sparse ${r.name} record (id, the chosen members, _links)`,
+    required: ['id', '_links'],
+    properties: recordProperties(r, ctx),
+  }));
+}
+
+function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
+  const refs = r.fields.filter((f) => f.type === 'reference').map((f) => f.name);
+  return {
+    id: { ...idSchema(r), readOnly: true },
+    ...Object.fromEntries(r.fields.map((f) => [f.name, outputFieldSchema(f, ctx)])),
+    version: { type: 'integer', minimum: 1, readOnly: true, description: 'Starts at 1 and grows by 1 on every change' },
+    createdAt: { type: 'string', format: 'date-time', readOnly: true },
+    updatedAt: { type: 'string', format: 'date-time', readOnly: true },
+    _links: linksSchema(ctx, ['self', 'collection', ...refs], ['self', 'collection'], 'self, the collection, and one link per set reference field'),
+  };
 }
 
 /** What POST and PUT accept: the core's body schema (the same one the server validates with). */
@@ -134,10 +146,7 @@ export function pageSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: s
           [r.name]: {
             type: 'array',
             items: {
-              anyOf: [
-                recordSchema(r, ctx),
-                { type: 'object', required: ['id', '_links'], description: 'With fields=…: a sparse record (id, the chosen members, _links)' },
-              ],
+              anyOf: [recordSchema(r, ctx), sparseRecordSchema(r, ctx)],
             },
           },
         },
