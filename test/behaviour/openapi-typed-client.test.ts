@@ -38,6 +38,13 @@ export async function roundTrip(baseUrl: string) {
   if (!patched.data) throw new Error(\`patch: \${patched.error?.detail}\`);
   const number: string | undefined = patched.data.number ?? undefined;
 
+  const jsonPatched = await client.PATCH('/characters/{id}', {
+    params: { path: { id } },
+    headers: { 'Content-Type': 'application/json-patch+json' },
+    body: [{ op: 'test', path: '/number', value: '555-0199' }, { op: 'replace', path: '/number', value: '555-0142' }],
+  });
+  const jsonPatchedNumber = jsonPatched.data?.number ?? undefined;
+
   const stale = await client.PUT('/characters/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: { name: 'Homer J.' } });
   const staleStatus: number = stale.response.status;
   const staleType: string | undefined = stale.error?.type;
@@ -54,7 +61,7 @@ export async function roundTrip(baseUrl: string) {
   const gone = await client.GET('/characters/{id}', { params: { path: { id } } });
   const goneStatus: number | undefined = gone.error?.status;
 
-  return { id, name, version, self, number, staleStatus, staleType, replaced: replaced.data.name, names, deleted: deleted.response.status, goneStatus };
+  return { id, name, version, self, number, jsonPatchedNumber, staleStatus, staleType, replaced: replaced.data.name, names, deleted: deleted.response.status, goneStatus };
 }
 `;
 
@@ -102,6 +109,7 @@ for (const engine of engines) {
       assert.equal(result.version, 1);
       assert.equal(result.self, `/characters/${result.id}`);
       assert.equal(result.number, '555-0199');
+      assert.equal(result.jsonPatchedNumber, '555-0142');
       assert.deepEqual([result.staleStatus, result.staleType], [412, `${base}/problems/precondition-failed`]);
       assert.equal(result.replaced, 'Homer J.');
       assert.deepEqual(result.names, ['Homer J.']);

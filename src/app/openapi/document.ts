@@ -57,7 +57,8 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
     tags.set(tag, tagDescription(tag, route.resource));
     const preconditions = isCollectionPost(route);
-    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(preconditions ? (['precondition-failed'] as const) : [])])];
+    // Every operation can meet a bug: 500 `internal`, a problem without details, is declared everywhere.
+    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(preconditions ? (['precondition-failed'] as const) : []), 'internal' as const])];
     const parameters = [...(doc.parameters ?? []), ...(preconditions ? COLLECTION_PRECONDITIONS : [])];
     const challenge = auth.bearer
       ? { 400: { 'WWW-Authenticate': header(ctx, 'www-authenticate', false) }, 401: { 'WWW-Authenticate': header(ctx, 'www-authenticate') }, 403: { 'WWW-Authenticate': header(ctx, 'www-authenticate') } }

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DEMO_CONFIG } from '../../config/defaults.js';
 import { resolveConfig } from '../../config/load.js';
 import { defineResources } from '../../core/resource.js';
 import { documentFor, lint, RICH_CONFIG } from '../../test-support/openapi-lint.js';
 import { routeTable } from '../routes.js';
+import { eventTypePatternError } from '../../webhooks/outbound/http/event-type-patterns.js';
+import { endpointSecretError, generateEndpointSecret } from '../../webhooks/outbound/secrets.js';
 import { buildOpenApi, openApiPath, PACKAGE } from './document.js';
 
 // The demo config's webhook secrets come from the environment; the document does not depend on them.
@@ -53,7 +56,17 @@ describe('OpenAPI document', () => {
 
   it('documents every filter and operator a list accepts, typed per field', () => {
     const list = (documentFor(RICH_CONFIG) as any).paths['/blog-posts'].get;
-    assert.deepEqual(param(list, 'words[gte]').schema, { type: 'integer' });
+    // Integer filters take what the server parses: up to 15 digits, signed (id[gt]=0 included).
+    const integer = { type: 'integer', minimum: -999_999_999_999_999, maximum: 999_999_999_999_999 };
+    assert.deepEqual(param(list, 'words[gte]').schema, integer);
+    assert.deepEqual(param(list, 'id[gt]').schema, integer);
+    assert.deepEqual(param(list, 'id[in]').schema.items, integer);
+    assert.deepEqual(param(list, 'related').schema, { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 });
+    // expand= names exactly the paths this resource can expand (a component per resource).
+    const expand = param(list, 'expand').schema;
+    assert.match(expand.items.$ref, /\/BlogPostsExpansion$/);
+    const expansions = (documentFor(RICH_CONFIG) as any).components.schemas.BlogPostsExpansion.enum;
+    assert.ok(expansions.includes('author') && expansions.includes('author.blog-posts') && !expansions.includes('nope'), expansions.join());
     assert.deepEqual(param(list, 'status[in]'), { ...param(list, 'status[in]'), style: 'form', explode: false });
     assert.deepEqual(param(list, 'status[in]').schema.items, { type: 'string', enum: ['draft', 'published'] });
     assert.deepEqual(param(list, 'author').schema, { type: 'string', format: 'uuid' });
@@ -77,11 +90,11 @@ describe('OpenAPI document', () => {
     assert.equal(doc.components.schemas.JsonPatch.type, 'array');
     // blog-posts has no access block: writes need the scope blog-posts:write, hence 403.
     // 412: If-Match / If-None-Match are evaluated against the collection (it exists, but has no ETag).
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '412', '413', '415', '422', '429', '503']);
+    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '412', '413', '415', '422', '429', '500', '503']);
     assert.ok(create.responses['201'].headers.Location && create.responses['201'].headers.ETag);
     assert.equal(create.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/ValidationProblem');
-    assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '403', '404', '412', '429', '503']);
-    assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '503']);
+    assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503']);
+    assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503']);
     assert.ok(item.patch.responses['415'].headers['Accept-Patch']);
     const headerNames = (op: any) => op.parameters.map((p: any) => doc.components.parameters[p.$ref?.split('/').pop()]?.name ?? p.name);
     assert.deepEqual(headerNames(create), ['Idempotency-Key', 'If-Match', 'If-None-Match']);
@@ -183,5 +196,48 @@ describe('OpenAPI document: what every operation shares', () => {
     const bodiless = ['createWebhookAttempt', 'createWebhookEndpointAttempt'];
     const writes = operations.filter(([m, op]) => ['post', 'put', 'patch'].includes(m) && !bodiless.includes(op.operationId));
     for (const [, op] of writes) assert.ok(op.requestBody?.required, `${op.operationId} documents its body`);
+  });
+
+  it('is as strict as the server: JSON Patch ops, event type patterns, secrets, preconditions, 500, and HTML as the alternative', () => {
+    const doc = demo() as any;
+    const ajv = new Ajv2020({ strict: false });
+    // RFC 6902: one variant per operation, each with its op as a constant and the members it needs.
+    const ops = doc.components.schemas.JsonPatch.items.oneOf.map((v: any) => [v.properties.op.const, v.required]);
+    assert.deepEqual(ops, [['add', ['op', 'path', 'value']], ['remove', ['op', 'path']], ['replace', ['op', 'path', 'value']], ['move', ['op', 'from', 'path']], ['copy', ['op', 'from', 'path']], ['test', ['op', 'path', 'value']]]);
+    const patch = ajv.compile(doc.components.schemas.JsonPatch);
+    assert.ok(patch([{ op: 'replace', path: '/a~1b/~0c', value: 1 }, { op: 'remove', path: '' }]));
+    assert.ok(!patch([{ op: 'replace', path: 'name', value: 1 }]) && !patch([{ op: 'move', path: '/a' }]) && !patch([{ op: 'frobnicate', path: '/a' }]));
+    // Event type patterns: exactly those the server accepts (each matches an event type of this API).
+    const input = doc.components.schemas.WebhookEndpointInput;
+    const patterns: string[] = input.properties.eventTypes.items.enum;
+    const known = ['characters', 'messages'].flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)).concat('webhook.mail.received', 'webhook.sms.received');
+    for (const p of patterns) assert.equal(eventTypePatternError(p, known), undefined, p);
+    for (const p of ['*', 'characters.*', 'webhook.*', 'webhook.mail.*', 'messages.deleted']) assert.ok(patterns.includes(p), p);
+    for (const p of ['nope.*', 'characters.created.*', 'characters', 'webhook.nope.received']) assert.ok(eventTypePatternError(p, known) && !patterns.includes(p), p);
+    // Secrets: the pattern and lengths hold exactly the strings endpointSecretError lets through.
+    const secret = ajv.compile(input.properties.secret);
+    const b64 = (n: number) => Buffer.alloc(n, 7).toString('base64');
+    for (let n = 20; n <= 68; n++) {
+      const text = `whsec_${b64(n)}`;
+      assert.equal(secret(text), !endpointSecretError(text), `${n} bytes`);
+    }
+    assert.ok(secret(generateEndpointSecret()));
+    for (const text of ['whsec_', `whsec_${b64(30)}!`, `whsec_${b64(30).slice(1)}`, b64(30), `whsec_${b64(31).replace(/=+$/, '')}`]) assert.ok(!secret(text) && endpointSecretError(text), text);
+    // An empty If-Match or If-None-Match is not a precondition.
+    assert.equal(doc.components.parameters.IfMatch.schema.minLength, 1);
+    assert.equal(doc.components.parameters.IfNoneMatch.schema.minLength, 1);
+    // Every operation but OPTIONS and HEAD declares 500; text/html is never in `content` beside JSON.
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op.responses) continue;
+        if (method !== 'options' && method !== 'head') assert.ok(op.responses['500'], `${method} ${path} declares 500`);
+        for (const [status, r] of Object.entries<any>(op.responses)) {
+          const types = Object.keys(r.content ?? {});
+          assert.ok(!(types.includes('text/html') && types.length > 1), `${method} ${path} ${status}: ${types.join(', ')}`);
+        }
+      }
+    }
+    assert.deepEqual(Object.keys(doc.paths['/characters/{id}'].get.responses['200']['x-alternative-content']), ['text/html']);
+    assert.deepEqual(Object.keys(doc.paths['/characters/{id}'].get.responses['404']['x-alternative-content']), ['text/html']);
   });
 });

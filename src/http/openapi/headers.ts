@@ -73,7 +73,7 @@ const REQUEST_HEADERS: Record<string, { name: string; doc: Json }> = {
       description:
         'Only if the record still has this ETag (or exists, for `*`); otherwise 412. Protects against lost updates. ' +
         'Compared with the ETag of the representation this request\'s Accept selects.',
-      schema: { type: 'string' },
+      schema: { type: 'string', minLength: 1 },
     },
   },
   'if-unmodified-since': {
@@ -82,7 +82,7 @@ const REQUEST_HEADERS: Record<string, { name: string; doc: Json }> = {
   },
   'if-none-match': {
     name: 'IfNoneMatch',
-    doc: { name: 'If-None-Match', in: 'header', description: 'ETags you hold: 304 Not Modified when one is current', schema: { type: 'string' } },
+    doc: { name: 'If-None-Match', in: 'header', description: 'ETags you hold: 304 Not Modified when one is current', schema: { type: 'string', minLength: 1 } },
   },
   'if-modified-since': {
     name: 'IfModifiedSince',

@@ -115,15 +115,27 @@ export function mergePatchSchema(r: ResourceDefinition, ctx: SchemaContext): { $
 
 /** An RFC 6902 JSON Patch document, applied to the record's plain JSON representation. */
 export function jsonPatchSchema(ctx: SchemaContext): { $ref: string } {
-  const pointer = { type: 'string', description: 'A JSON Pointer (RFC 6901) into the record, e.g. /name' };
+  // RFC 6901: '/'-separated tokens in which '~' is always escaped (~0 for '~', ~1 for '/').
+  const pointer = { type: 'string', pattern: '^(/([^~/]|~[01])*)*$', description: 'A JSON Pointer (RFC 6901) into the record, e.g. /name' };
+  // One variant per operation (RFC 6902 §4), each naming its op as a constant: a discriminated union.
+  const operation = (op: string, members: Record<string, Json>) => ({
+    type: 'object',
+    title: `${op} operation`,
+    required: ['op', ...Object.keys(members)],
+    properties: { op: { type: 'string', const: op }, ...members },
+  });
+  const value = { description: 'Any JSON value' };
   return ctx.components.schema('json-patch', 'JsonPatch', () => ({
     type: 'array',
     description: 'A JSON Patch (RFC 6902): operations applied in order, all or nothing. The result must still be a valid record.',
     items: {
       oneOf: [
-        { type: 'object', required: ['op', 'path', 'value'], properties: { op: { type: 'string', enum: ['add', 'replace', 'test'] }, path: pointer, value: {} } },
-        { type: 'object', required: ['op', 'path'], properties: { op: { type: 'string', const: 'remove' }, path: pointer } },
-        { type: 'object', required: ['op', 'from', 'path'], properties: { op: { type: 'string', enum: ['move', 'copy'] }, from: pointer, path: pointer } },
+        operation('add', { path: pointer, value }),
+        operation('remove', { path: pointer }),
+        operation('replace', { path: pointer, value }),
+        operation('move', { from: pointer, path: pointer }),
+        operation('copy', { from: pointer, path: pointer }),
+        operation('test', { path: pointer, value }),
       ],
     },
   }));

@@ -4,8 +4,8 @@ import { queryableField } from '../../core/system-fields.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
 import { expansionsOf, MAX_EXPAND_DEPTH, MAX_EXPAND_PATHS, REVERSE_EXPAND_LIMIT } from './expand.js';
 import { OPERATORS, TEXT_ONLY } from '../../store/list-query.js';
-import { MAX_SEARCH_LENGTH } from './list-params.js';
-import type { Json } from '../../http/openapi/components.js';
+import { MAX_FILTER_INTEGER, MAX_SEARCH_LENGTH } from './list-params.js';
+import { pascal, type Json } from '../../http/openapi/components.js';
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 
 const OPERATOR_TEXT: Record<(typeof OPERATORS)[number], string> = {
@@ -29,9 +29,11 @@ export function queryableFields(r: ResourceDefinition): FieldDefinition[] {
 
 /** The schema of one filter value for a member, as written in the query string. */
 function valueSchema(r: ResourceDefinition, field: FieldDefinition, ctx: SchemaContext): Json {
-  if (field.name === 'id') return bare(idSchema(r));
+  // Integer filters (an integer id's too) take up to 15 digits, signed: id[gt]=0 is a fair question.
+  if (field.name === 'id' && r.idType !== 'integer') return bare(idSchema(r));
   switch (field.type) {
     case 'integer':
+      return { type: 'integer', minimum: -MAX_FILTER_INTEGER, maximum: MAX_FILTER_INTEGER };
     case 'number':
     case 'boolean':
       return { type: field.type };
@@ -39,8 +41,10 @@ function valueSchema(r: ResourceDefinition, field: FieldDefinition, ctx: SchemaC
       return { type: 'string', format: 'date-time' };
     case 'enum':
       return { type: 'string', enum: field.values };
-    case 'reference':
-      return bare(idSchema(ctx.resources.get(field.to!)));
+    case 'reference': {
+      const target = ctx.resources.get(field.to!);
+      return target && target.idType !== 'integer' ? bare(idSchema(target)) : { type: 'integer', minimum: 0, maximum: MAX_FILTER_INTEGER };
+    }
     default:
       return { type: 'string' };
   }
@@ -117,6 +121,7 @@ export function listParameters(r: ResourceDefinition, ctx: SchemaContext): Json[
  */
 export function expandParameter(r: ResourceDefinition, ctx: SchemaContext): Json {
   const names = [...expansionsOf(r, ctx.resources).keys()];
+  const paths = expandPaths(r, ctx.resources, MAX_EXPAND_DEPTH);
   return {
     name: 'expand',
     in: 'query',
@@ -127,6 +132,22 @@ export function expandParameter(r: ResourceDefinition, ctx: SchemaContext): Json
       (names.length ? ` ${r.name} can expand: ${names.join(', ')}.` : ` ${r.name} has nothing to expand.`),
     style: 'form',
     explode: false,
-    schema: { type: 'array', items: { type: 'string' }, maxItems: MAX_EXPAND_PATHS },
+    schema: paths.length
+      ? { type: 'array', items: ctx.components.schema(`expand:${r.name}`, `${pascal(r.name)}Expansion`, () => ({ type: 'string', description: `A path expand= takes on ${r.name}`, enum: paths })), maxItems: MAX_EXPAND_PATHS }
+      : { type: 'array', items: { type: 'string' }, maxItems: 0 },
   };
+}
+
+/** Most paths the document lists for one resource's `expand`; a denser graph gets its names' description alone. */
+const MAX_LISTED_PATHS = 500;
+
+/** Every path `expand` takes on `r`: its names, and theirs joined with dots, up to `depth` levels. */
+function expandPaths(r: ResourceDefinition, resources: ReadonlyMap<string, ResourceDefinition>, depth: number): string[] {
+  if (depth === 0) return [];
+  const out: string[] = [];
+  for (const [name, node] of expansionsOf(r, resources)) {
+    out.push(name, ...expandPaths(node.target, resources, depth - 1).map((p) => `${name}.${p}`));
+    if (out.length > MAX_LISTED_PATHS) return [];
+  }
+  return out;
 }

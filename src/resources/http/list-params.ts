@@ -165,6 +165,9 @@ function parseFilter(resource: ResourceDefinition, key: string, text: string, id
   return { field: field.name, op, value };
 }
 
+/** The largest integer a filter takes (15 digits, exact in every engine's numbers), negated the smallest. */
+export const MAX_FILTER_INTEGER = 999_999_999_999_999;
+
 function parseValue(field: FieldDefinition, key: string, text: string, idTypeOf: IdTypeOf, raw = false): unknown {
   // No engine stores NUL in text, so no value can match it; say so rather than let engines differ.
   if (text.includes('\u0000')) throw bad(`${key}: values must not contain the NUL character`);

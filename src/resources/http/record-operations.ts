@@ -65,7 +65,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     parameters: [
       headerParameter(ctx, 'if-match'),
       headerParameter(ctx, 'if-unmodified-since'),
-      { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 if the record already exists', schema: { type: 'string' } },
+      { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 if the record already exists', schema: { type: 'string', minLength: 1 } },
     ],
     requestBody: jsonBody(r, ctx, `The complete ${r.name} record`),
     responses: {

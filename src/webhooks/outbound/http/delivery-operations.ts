@@ -5,6 +5,7 @@ import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
 import { representations } from '../../../http/openapi/representations.js';
 import { attemptListSchema, linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
 import { attemptSchema, deliverySchema } from './delivery-schemas.js';
+import { SECRET_SCHEMA } from './endpoint-schemas.js';
 import { endpointId, jsonBody, TAG, withSecretResponse } from './endpoint-operations.js';
 
 const deliveryId = { ...endpointId, did: { type: 'string', minLength: 1, description: 'The id of a delivery of that endpoint (`msg_…`)' } };
@@ -14,7 +15,7 @@ const rotation: Json = {
   additionalProperties: false,
   description: 'Both members are optional: `{}` generates a secret and keeps the previous one signing for webhooks.outbound.rotationOverlap',
   properties: {
-    secret: { type: 'string', pattern: '^whsec_', description: 'The new secret (`whsec_` + base64 of 24 to 64 bytes); generated when left out' },
+    secret: { ...SECRET_SCHEMA, description: 'The new secret (`whsec_` + base64 of 24 to 64 bytes); generated when left out' },
     overlap: { type: 'string', pattern: '^\\d+\\s*(ms|s|m|h|d)$', description: 'How long the previous secret keeps signing beside the new one, 0s to 30d (e.g. `24h`); `0s` retires it at once', example: '24h' },
   },
 };

@@ -2,7 +2,18 @@ import type { Json } from '../../../http/openapi/components.js';
 import { linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
 import { MAX_CUSTOM_HEADERS, MAX_HEADER_VALUE } from './endpoint-headers.js';
 import { MAX_DESCRIPTION, MAX_RATE_LIMIT } from './endpoint-input.js';
-import { MAX_EVENT_TYPE_PATTERNS } from './event-type-patterns.js';
+import { eventTypePatterns, MAX_EVENT_TYPE_PATTERNS } from './event-type-patterns.js';
+
+/**
+ * `whsec_` and the standard base64 of 24 to 64 bytes, as endpointSecretError checks: 32 to 88
+ * characters, but not 32 with padding (22 or 23 bytes) nor 88 without `==` (65 or 66 bytes).
+ */
+export const SECRET_SCHEMA = {
+  type: 'string',
+  pattern: '^whsec_(?!(?:[A-Za-z0-9+/]{4}){7}[A-Za-z0-9+/]{2,3}=+$)(?!(?:[A-Za-z0-9+/]{4}){21}(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=)$)(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+  minLength: 38,
+  maxLength: 94,
+};
 
 const window = { type: 'string', pattern: '^\\d+\\s*(ms|s|m|h|d)$', description: 'A duration from 1s to 1d: `1s`, `10s`, `1m`, `1h`', example: '1s' };
 
@@ -15,7 +26,7 @@ function writable(ctx: SchemaContext): Record<string, Json> {
       type: ['array', 'null'],
       minItems: 1,
       maxItems: MAX_EVENT_TYPE_PATTERNS,
-      items: { type: 'string', description: 'An event type (`characters.created`), a prefix ending in `.*` (`characters.*`, `webhook.*`), or `*`' },
+      items: { type: 'string', enum: eventTypePatterns(ctx), description: 'An event type (`characters.created`), a prefix ending in `.*` (`characters.*`, `webhook.*`), or `*`' },
       description: 'The events it receives; null (or left out) means every event. Each pattern must match an event type of this API.',
     },
     enabled: { type: 'boolean', description: 'A disabled endpoint is paused (nothing is sent) and resumes where it stopped when enabled again; default true' },
@@ -81,7 +92,7 @@ export function endpointWithSecretSchema(ctx: SchemaContext): Json {
   return {
     allOf: [
       endpointSchema(ctx),
-      { type: 'object', required: ['secret'], properties: { secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret (`whsec_…`): shown only in this response; verify deliveries with it (Standard Webhooks)' } } },
+      { type: 'object', required: ['secret'], properties: { secret: { ...SECRET_SCHEMA, description: 'The signing secret (`whsec_…`): shown only in this response; verify deliveries with it (Standard Webhooks)' } } },
     ],
   };
 }
@@ -95,7 +106,7 @@ export function createInputSchema(ctx: SchemaContext): { $ref: string } {
     additionalProperties: false,
     properties: {
       ...writable(ctx),
-      secret: { type: 'string', pattern: '^whsec_', description: 'Its signing secret: `whsec_` + base64 of 24 to 64 bytes; generated when left out' },
+      secret: { ...SECRET_SCHEMA, description: 'Its signing secret: `whsec_` + base64 of 24 to 64 bytes; generated when left out' },
     },
   }));
 }

@@ -16,6 +16,20 @@ export function knownEventTypes(ctx: Pick<HttpContext, 'resources' | 'config'>):
 }
 
 /**
+ * Every pattern an endpoint may list, which is every one that matches an event type of this API:
+ * `*`, each event type, and each of their dotted prefixes with `.*` (`characters.*`, `webhook.*`).
+ */
+export function eventTypePatterns(ctx: Pick<HttpContext, 'resources' | 'config'>): string[] {
+  const types = knownEventTypes(ctx);
+  const prefixes = new Set<string>();
+  for (const type of types) {
+    const parts = type.split('.');
+    for (let i = 1; i < parts.length; i++) prefixes.add(`${parts.slice(0, i).join('.')}.*`);
+  }
+  return ['*', ...prefixes, ...types];
+}
+
+/**
  * Why one event type pattern cannot be used, or undefined. A pattern that matches no event type
  * of this API is refused: a typo would otherwise subscribe to nothing, silently.
  */
