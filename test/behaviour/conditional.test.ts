@@ -225,6 +225,13 @@ for (const engine of engines) {
         const res = await inject({ method: 'POST', url, headers: { ...json, ...admin, 'if-match': '"abc"' }, payload: { name: 'x', url: 'https://example.com/h' } });
         assert.equal(res.statusCode, 412, `${url}: ${res.body}`);
       }
+      // A collection under a record exists with its parent: 404 for a missing one, then 412.
+      const ep = await inject({ method: 'POST', url: '/webhook-endpoints', headers: { ...json, ...admin }, payload: { url: 'https://example.com/replays' } });
+      const replays = `${ep.headers.location}/replays`;
+      assert.equal((await inject({ method: 'POST', url: '/webhook-endpoints/ep_nope/replays', headers: { ...json, ...admin, 'if-none-match': '*' }, payload: {} })).statusCode, 404);
+      assert.equal((await inject({ method: 'POST', url: replays, headers: { ...json, ...admin, 'if-none-match': '*' }, payload: {} })).statusCode, 412);
+      assert.equal((await inject({ method: 'POST', url: replays, headers: { ...json, ...admin, 'if-match': '*' }, payload: { since: '2026-01-01T00:00:00Z' } })).statusCode, 202);
+      assert.equal((await inject({ method: 'POST', url: '/webhooks/mail/events/nope/attempts', headers: { ...admin, 'if-none-match': '*' } })).statusCode, 404);
     });
 
     test('OPTIONS on a path naming nothing answers 404 as GET does; on one naming something, 204 + Allow', async () => {

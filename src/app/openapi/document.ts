@@ -56,7 +56,8 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     const metered = metering && auth.guarded;
     const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
     tags.set(tag, tagDescription(tag, route.resource));
-    const preconditions = isCollectionPost(route);
+    // POSTs to a collection (and actions, whose handlers check them once their parent is found).
+    const preconditions = isCollectionPost(route) || (route.method === 'POST' && route.kind === 'action');
     // Every operation can meet a bug: 500 `internal`, a problem without details, is declared everywhere.
     const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(preconditions ? (['precondition-failed'] as const) : []), 'internal' as const])];
     const parameters = [...(doc.parameters ?? []), ...(preconditions ? COLLECTION_PRECONDITIONS : [])];

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkPostPreconditions } from '../../../http/conditional.js';
 import { BadRequestError, DomainError, NotFoundError } from '../../../core/errors.js';
 import type { WebhookContext } from './webhook-context.js';
 import { recordPath, type Link } from '../../../http/hal.js';
@@ -105,6 +106,8 @@ export function readAttempt(ctx: WebhookContext) {
 export function createAttempt(ctx: WebhookContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const d = await deliveryOf(ctx, request);
+    // The attempts collection exists with its delivery; it has no ETag (RFC 9110 §13.1, as every POST).
+    checkPostPreconditions(request.headers, request.url.split('?')[0]);
     if (d.status === 'processed') throw new DomainError('webhook-already-processed', `delivery ${d.id} was already processed; another attempt would repeat its actions`);
     const after = await ctx.webhooks.worker.process(d);
     if (!after) throw new DomainError('webhook-already-processed', `another attempt at delivery ${d.id} is under way or just finished; GET it to see the outcome`);

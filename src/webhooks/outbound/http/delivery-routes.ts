@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkPostPreconditions } from '../../../http/conditional.js';
 import { BadRequestError, DomainError, NotFoundError } from '../../../core/errors.js';
 import { parseLogPage, sendLogPage } from '../../../http/log-page.js';
 import { sendRepresentation } from '../../../http/respond.js';
@@ -69,6 +70,8 @@ export function readAttempt(ctx: OutboundContext) {
 export function createAttempt(ctx: OutboundContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const d = await deliveryOf(ctx, request);
+    // The attempts collection exists with its delivery; it has no ETag (RFC 9110 §13.1, as every POST).
+    checkPostPreconditions(request.headers, request.url.split('?')[0]);
     const attempt = await ctx.outbound.attempts.attemptNow(d.endpointId, d.id);
     if (attempt === undefined) throw noDelivery(d.endpointId, d.id);
     if (attempt === 'busy') {

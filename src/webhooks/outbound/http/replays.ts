@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkPostPreconditions } from '../../../http/conditional.js';
 import { DomainError, ValidationError, type FieldError } from '../../../core/errors.js';
 import { JSON_BODY_TYPES } from '../../../http/body-types.js';
 import { parseMediaType } from '../../../http/media-type.js';
@@ -37,6 +38,8 @@ export function createReplay(ctx: OutboundContext) {
       throw new DomainError('unsupported-media-type', `POST ${request.url.split('?')[0]} takes ${JSON_BODY_TYPES.join(' or ')}, not ${type || 'a body without Content-Type'}`);
     }
     const ep = await endpointOf(ctx, request);
+    // The replays collection exists with its endpoint; it has no ETag (RFC 9110 §13.1, as every POST).
+    checkPostPreconditions(request.headers, request.url.split('?')[0]);
     const now = Date.now();
     const { since, failedOnly } = parseReplay(request.body, now);
     const queued = await ctx.store.outbox.replay(ep.id, since, { failedOnly, now: new Date(now).toISOString() });
