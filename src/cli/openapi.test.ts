@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { documentFor, RICH_CONFIG } from '../test-support/openapi-lint.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', main, 'openapi', ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '/nonexistent/dir/never.db' } });
+// The rich config's document is over 1 MB pretty-printed, spawnSync's default buffer.
+const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', main, 'openapi', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, DATABASE_URL: '/nonexistent/dir/never.db' } });
 
 describe('restwell openapi', () => {
   const dir = mkdtempSync(join(tmpdir(), 'restwell-openapi-'));

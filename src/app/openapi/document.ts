@@ -80,9 +80,11 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   }
   addHeadOperations(paths);
   addOptionsOperations(paths, ctx, acceptPost);
+  // The HTML pages a browser gets instead, each described once (a record's page, a problem's page).
+  const htmlPage = (schema: Json) => ctx.components.schema(`html:${String(schema.description)}`, /problem/i.test(String(schema.description)) ? 'ProblemPage' : 'HtmlPage', () => schema);
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && 'responses' in op) op.responses = mapValues(op.responses as Record<string, Json>, withHtmlAlternative);
+      if (op && typeof op === 'object' && 'responses' in op) op.responses = mapValues(op.responses as Record<string, Json>, (r) => withHtmlAlternative(r, htmlPage));
     }
   }
   for (const item of Object.values(paths)) if (!(item.parameters as Json[]).length) delete item.parameters;
