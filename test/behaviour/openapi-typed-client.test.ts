@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
@@ -86,8 +86,9 @@ for (const engine of engines) {
     let server: RestwellServer;
     let base: string;
     // Inside the repository (test-output/ is ignored by git), so the client's imports resolve to its node_modules.
-    mkdirSync(join(process.cwd(), 'test-output'), { recursive: true });
-    const dir = mkdtempSync(join(process.cwd(), 'test-output', 'typed-client-'));
+    const output = fileURLToPath(new URL('../../test-output/', import.meta.url));
+    mkdirSync(output, { recursive: true });
+    const dir = mkdtempSync(join(output, 'typed-client-'));
     before(async () => {
       ({ server, base } = await listeningServer(engine, PUBLIC_DEMO));
     });
