@@ -175,6 +175,22 @@ describe('OpenAPI document: what every operation shares', () => {
     assert.equal(doc.paths['/api-keys'].post.responses['201'].headers['Idempotent-Replayed'], undefined, 'a secret is never replayed');
   });
 
+  it('documents answers without the record only where a writer may be unable to read it', () => {
+    const doc = demo() as any;
+    // messages: written with messages:write, read with messages:read.
+    const messages = doc.paths['/messages/{id}'];
+    assert.ok(messages.patch.responses['204'] && !messages.patch.responses['204'].content);
+    assert.ok(messages.put.responses['204'] && messages.put.responses['201']['x-body-optional']);
+    assert.equal(doc.paths['/messages'].post.responses['201']['x-body-optional'], true);
+    assert.equal(doc.paths['/messages'].post.responses['201'].headers.ETag.$ref, '#/components/headers/ETagOptional');
+    assert.match(messages.patch.responses['403'].description, /`read-not-allowed`/);
+    // characters: read by anyone, so every writer gets the record.
+    const characters = doc.paths['/characters/{id}'];
+    assert.equal(characters.patch.responses['204'], undefined);
+    assert.equal(doc.paths['/characters'].post.responses['201']['x-body-optional'], undefined);
+    assert.doesNotMatch(characters.patch.responses['403'].description, /read-not-allowed/);
+  });
+
   it('documents the OAuth endpoints as OAuth: form bodies, RFC 6749 JSON errors, and the JWK Set media type', () => {
     for (const path of ['/oauth/token', '/oauth/introspect', '/oauth/revoke']) {
       const op = doc.paths[path].post;
