@@ -40,6 +40,8 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
  * (an ETag would let it probe the stored state with If-Match).
  */
 export function sendWithoutRecord(reply: FastifyReply, created: boolean, location?: string): FastifyReply {
+  // Who asks decided that the record is left out.
+  addVary(reply, 'Authorization');
   if (location) reply.header('location', location);
   return reply.code(created ? 201 : 204).send();
 }

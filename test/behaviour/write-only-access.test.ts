@@ -114,6 +114,7 @@ for (const engine of engines) {
       recordless(replay, 201);
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assert.equal(replay.headers.location, first.headers.location);
+      assert.match(String(replay.headers.vary), /Authorization/);
       // One subject, two keys: the first request may read, the retry may not.
       const rw = await key(['vaults:read', 'vaults:write'], 'svc');
       const wo = await key(['vaults:write'], 'svc');
