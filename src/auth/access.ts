@@ -68,9 +68,14 @@ export function decide(rules: AccessRule[], principal: Principal | undefined): A
  * its writer may read it, so write access never leaks read access.
  */
 export function readView(resource: ResourceDefinition, principal: Principal | undefined): boolean | string {
-  const decision = decide(rulesFor(resource, 'read'), principal);
+  let check = readChecks.get(resource);
+  if (!check) readChecks.set(resource, (check = accessCheck(rulesFor(resource, 'read'))));
+  const decision = check(principal);
   return decision.allow ? (decision.owner ?? true) : false;
 }
+
+/** Each resource's read check, worked out once: every write asks it. */
+const readChecks = new WeakMap<ResourceDefinition, (principal: Principal | undefined) => AccessDecision>();
 
 /**
  * True when someone who passes the rules of `op` may still be unable to read the record it
