@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from '../http/idempotency.js';
+import { mayRead } from '../resources/http/record-request.js';
 import { createHttpServer } from '../http/connections.js';
 import { handleError, handleNotFound, KNOWN_METHODS } from '../http/errors.js';
 import { jsonBodyParser } from '../http/json-body.js';
@@ -61,7 +62,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   await ctx.auth.start();
   const routes = routeTable(ctx.resources.values(), ctx.config);
-  const idempotency = idempotencyHooks(ctx);
+  const idempotency = idempotencyHooks(ctx, mayRead);
   const formRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   const rawRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   for (const route of routes) {

@@ -18,6 +18,7 @@ import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+import { seenBy } from './write-errors.js';
 
 /**
  * The Store, once for every engine: each method is a flow written against the engine's
@@ -90,12 +91,14 @@ export class SqlStore implements Store {
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
-    return this.signalling(this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3), () => true);
+    const write = this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
+    return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), () => true);
   }
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
-    return this.signalling(this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2), (m) => m.outcome !== 'unchanged');
+    const write = this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
+    return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), (m) => m.outcome !== 'unchanged');
   }
 
   importRecords(sets: ImportSet[], options: ImportOptions): Promise<void> {

@@ -28,9 +28,23 @@ export interface Mutation {
   record?: StoredRecord;
 }
 
+/**
+ * What a writer may read of a resource (by name): every record (`true`), none (`false`), or only
+ * the records this subject owns (a string, under an `owner` read rule).
+ */
+export type ReadableRecords = (resource: string) => boolean | string;
+
 /** Who is writing: recorded as owner on create and on events. */
 export interface WriteOptions {
   owner?: string | null;
+  /**
+   * What the writer may read, so that a refused write tells it nothing more: a unique clash names
+   * the record holding the value only if the writer may read that record, and a reference the write
+   * sets (or changes) to a record it may not read is answered as one to a missing record (422), or,
+   * when it may read none of the target resource, refused (`reference-forbidden`) whether or not the
+   * record exists. Unset: the writer may read everything (the server's own writes, such as webhook actions).
+   */
+  readable?: ReadableRecords;
   /**
    * The Idempotency-Key claim this write completes: the key is marked applied (with the record and
    * outcome) in the write's own transaction, so a crash can never leave the write without it. If
