@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { RestwellServer } from '../../src/app/server.js';
 import { adminKey, inbox, listening, post } from './webhooks-support.js';
 import { bearer, engines } from '../../src/test-support/test-server.js';
@@ -14,9 +15,9 @@ for (const engine of engines) {
     let server: RestwellServer;
     let base: string;
     let admin: string;
-    const inject = (o: Parameters<RestwellServer['app']['inject']>[0]) => server.app.inject(o);
+    const inject = (o: InjectOptions): Promise<LightMyRequestResponse> => server.app.inject(o);
     /** The body is refused as malformed-json, saying why; nothing was stored. */
-    const refused = async (res: Awaited<ReturnType<typeof inject>>, why: RegExp) => {
+    const refused = async (res: LightMyRequestResponse, why: RegExp) => {
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(res.json().type.endsWith('/problems/malformed-json'), true, res.body);
       assert.match(res.json().detail, why);
