@@ -146,7 +146,7 @@ export interface RateLimitFileConfig {
 
 /** The `auth` section as written in the config file (durations as text); see src/auth/auth-config.ts. */
 export interface AuthFileConfig {
-  /** `iss` of the tokens this server issues; default server.publicUrl, else the request's base URL. */
+  /** `iss` of the tokens this server issues; default the server's origin (server.publicUrl, else host and port, decided at start; never a request's Host). */
   issuer?: string;
   /** `aud` of the tokens this server issues and requires; default the issuer. */
   audience?: string;

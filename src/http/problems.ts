@@ -15,7 +15,7 @@ export interface ProblemType {
  * its `type` is `{base}/problems/{code}`, a page that documents it. Codes never change meaning.
  */
 export const PROBLEMS = {
-  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON, or not UTF-8, or has a `__proto__` member (or a `constructor` holding `prototype`). Check quoting, commas and brackets; the detail gives the parser message.' },
+  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON, or not UTF-8, or not I-JSON (RFC 7493): a member name repeated in one object, or a string or name holding a lone surrogate escape such as `\\ud800` (half of a UTF-16 pair, which is not a Unicode character); or it has a `__proto__` member (or a `constructor` holding `prototype`). The detail gives the parser message, or the JSON Pointer of what was refused and why.' },
   'malformed-body': { status: 400, title: 'Malformed request body', description: 'The request needs a body of another shape, or none was sent.' },
   'invalid-query': { status: 400, title: 'Invalid query parameter', description: 'A query parameter names an unknown field or operator, or its value has the wrong type; or an `expand` path is unknown, too deep or too large; or a json-server parameter (`_page`, `_start`, `_end`, `_like` with a regular expression) has no exact Restwell equivalent. The detail names it, and the Restwell way.' },
   'invalid-id': { status: 400, title: 'Invalid id', description: 'The id in the URL cannot be an id of this resource (integer ids are positive integers; uuid ids are UUIDs; string ids are 1–64 characters of A-Z a-z 0-9 _ -).' },
@@ -67,9 +67,13 @@ export function isProblemCode(code: string): code is ProblemCode {
   return Object.hasOwn(PROBLEMS, code);
 }
 
-/** The absolute base URL of this server as the client sees it (publicUrl when configured). */
+/**
+ * The absolute base URL of this server (ServerOrigin: publicUrl, else the configured host and the
+ * port bound), the base of problem types and OAuth metadata. Never the request's Host header, which
+ * the client chooses. Links in representations (`_links`, Location) are relative, so need none.
+ */
 export function baseUrl(request: FastifyRequest): string {
-  return request.server.restwell?.publicUrl ?? `${request.protocol}://${request.host}`;
+  return request.server.restwell.origin.url;
 }
 
 /**
