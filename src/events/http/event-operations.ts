@@ -1,4 +1,4 @@
-import { logPageParameters, logPageResponse } from '../../http/openapi/log-page-doc.js';
+import { LOG_PAGING_RULE, logPageParameters, logPageResponse } from '../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { representations } from '../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../http/openapi/schemas.js';
@@ -29,8 +29,8 @@ function eventTypes(ctx: SchemaContext): string {
 export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   listEvents: (ctx) => ({
     description:
-      'The event log, oldest first: one event per create, replace, patch and delete. The `next` link is always present: ' +
-      'a reader stores it and polls it to follow new events without missing or repeating one.',
+      `The event log, oldest first: one event per create, replace, patch and delete. ${LOG_PAGING_RULE} ` +
+      'To follow events live instead, open `GET /events/stream`.',
     parameters: [
       {
         name: 'type',
