@@ -56,7 +56,9 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
       'event. A comment line (`: keep-alive`) comes every `events.stream.heartbeat`. Without `Last-Event-ID` the stream starts at the end of ' +
       'the log; with it, it first sends every event after that one, then goes live, with no gap and no repeat (EventSource sends the header ' +
       'itself when it reconnects). A client that stops reading is disconnected once `events.stream.bufferSize` bytes wait for it; it resumes ' +
-      'with `Last-Event-ID` and loses nothing. The stream also ends when the server shuts down or the access token expires.',
+      'with `Last-Event-ID` and loses nothing. The stream also ends when the server shuts down, and when the credential it was opened with ' +
+      'expires or is revoked (an API key deleted, an access token revoked, its OAuth client deleted): at once on the node that revoked it, on ' +
+      'other nodes (or after a revocation by the CLI) within `events.stream.credentialCheck`; reconnecting with that credential is then a 401.',
     parameters: [
       {
         name: 'Last-Event-ID',
