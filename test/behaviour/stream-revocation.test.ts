@@ -91,6 +91,7 @@ for (const engine of engines) {
       await del(`/api-keys/${info.id}`);
       await Promise.all(doomed.map((s) => ended(s, 'the deleted key')));
       const again = await openStream(port, '/events/stream', { authorization: `Bearer ${key}` });
+      again.close();
       assert.equal(again.status, 401, 'and the key opens no new one');
       await stillLive(bystander, 'after the key');
     });
