@@ -17,6 +17,7 @@ const NONE: ReadonlySet<string> = new Set();
  */
 export class Revocations {
   private readonly listeners = new Set<() => void>();
+  private made = 0;
 
   constructor(
     private readonly store: Store,
@@ -34,8 +35,14 @@ export class Revocations {
     return () => this.listeners.delete(listener);
   }
 
+  /** How many revocations this node has made: a holder that read it before it began to watch can tell one came meanwhile. */
+  get count(): number {
+    return this.made;
+  }
+
   /** A credential was revoked on this node: nothing revoked is served from memory, and holders check now. */
   revoked(): void {
+    this.made += 1;
     this.cache.clear();
     for (const listener of [...this.listeners]) listener();
   }

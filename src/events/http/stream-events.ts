@@ -28,6 +28,8 @@ const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'ca
 export function streamEvents(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const streams = eventStreams(ctx, request.server.log);
+    // A revocation here while the stream is set up finds no watch yet: counted, so the stream checks once it watches.
+    const revocations = ctx.auth.revocations.count;
     const asked = parseStreamRequest(request);
     if (!acceptsEventStream(request.headers.accept)) {
       return sendProblem(request, reply, 'not-acceptable', 'GET /events/stream serves text/event-stream only; accept it (or */*), or page GET /events for JSON');
@@ -55,6 +57,7 @@ export function streamEvents(ctx: AuthContext) {
     reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
     reply.raw.write(retryFrame(RETRY_MS));
     holdCredential(streams, client, request.principal);
+    if (ctx.auth.revocations.count !== revocations) void streams.credentials.check();
     // Without Last-Event-ID the stream starts where the tail is: everything after it comes live.
     if (after === undefined) client.goLive();
     else await catchUp(ctx, streams, client, filter, after);
