@@ -4,11 +4,11 @@ import { header } from './headers.js';
 import { representations } from './representations.js';
 import { linksSchema, type SchemaContext } from './schemas.js';
 
-/** `limit` and `cursor`, the paging parameters of every append-only log (the event log, a webhook inbox). */
-export function logPageParameters(noun: string): Json[] {
+/** `limit` and `cursor`, the paging parameters of every keyset listing; `tail` for a log, whose cursors also come from `poll`. */
+export function logPageParameters(noun: string, tail = true): Json[] {
   return [
     { name: 'limit', in: 'query', description: `${noun} per page.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-    { name: 'cursor', in: 'query', description: 'Opaque position from a next or poll link.', schema: { type: 'string' } },
+    { name: 'cursor', in: 'query', description: tail ? 'Opaque position from a next or poll link.' : 'Opaque position from a next link.', schema: { type: 'string' } },
   ];
 }
 
