@@ -9,6 +9,7 @@ import { Keyring } from './keyring.js';
 import { OAuthClients } from './oauth-clients.js';
 import type { Principal } from './principal.js';
 import { RateLimiter } from './rate-limiter.js';
+import { Revocations } from './revocations.js';
 import { TokenCache } from './token-cache.js';
 
 /** Slack on top of token lifetime before a retired signing key leaves the JWKS (clock skew, caches). */
@@ -23,6 +24,8 @@ export class AuthService {
   readonly tokens: AccessTokens;
   readonly external: ExternalIssuers;
   readonly cache: TokenCache;
+  /** What open connections ask to learn that their credential was revoked, here or on another node. */
+  readonly revocations: Revocations;
   readonly limiter = new RateLimiter();
   private audienceAt?: { base: string; at: TokenAudience };
 
@@ -48,6 +51,7 @@ export class AuthService {
     this.tokens = new AccessTokens(store, this.keyring, this.clients, this.settings.tokenTtlSeconds);
     this.external = new ExternalIssuers(this.settings.issuers);
     this.cache = new TokenCache(this.settings.cacheTtlSeconds);
+    this.revocations = new Revocations(store, this.cache);
   }
 
   /** Loads (or, on first start, generates and stores) the signing key. */

@@ -125,6 +125,8 @@ export interface StreamConfig {
   maxClients: number;
   /** Bytes queued for one client that is not reading; past it the client is dropped (it resumes with Last-Event-ID). */
   bufferBytes: number;
+  /** How often the credentials of open streams are checked again against the store (a revocation on any node ends them). */
+  credentialCheckMs: number;
 }
 
 /** An external identity provider whose JWT access tokens are accepted (verified against its JWKS). */

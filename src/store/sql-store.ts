@@ -1,7 +1,7 @@
 import type { EventRecord } from '../core/events.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
-import { deleteDocument, ensureDocument, getDocument, listDocuments, putDocument } from './documents.js';
+import { deleteDocument, ensureDocument, getDocument, listDocuments, liveDocumentIds, putDocument } from './documents.js';
 import type { ClaimResult, Engine } from './engine.js';
 import { EventSignal } from './event-signal.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
@@ -136,6 +136,10 @@ export class SqlStore implements Store {
 
   listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>> {
     return this.engine.read((s) => listDocuments(s, kind));
+  }
+
+  liveDocumentIds(kind: string, ids: Iterable<string>): Promise<Set<string>> {
+    return this.engine.read((s) => liveDocumentIds(s, kind, ids));
   }
 
   deleteDocument(kind: string, id: string): Promise<boolean> {

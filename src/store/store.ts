@@ -125,6 +125,8 @@ export interface Store {
   ensureDocument(kind: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>>;
   getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined>;
   listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>>;
+  /** Which of `ids` name a live document of `kind` (a batch of lookups in a query or a few, for periodic checks of many). */
+  liveDocumentIds(kind: string, ids: Iterable<string>): Promise<Set<string>>;
   /** Deletes a document; resolves true when one was there. */
   deleteDocument(kind: string, id: string): Promise<boolean>;
 

@@ -20,8 +20,9 @@ export function revocationEndpoint(ctx: AuthContext) {
       const key = await ctx.auth.apiKeys.verify(token);
       if (key) await ctx.auth.apiKeys.revoke(key.id);
     }
-    // Forget verified tokens on this node at once; other nodes within the cache TTL.
-    ctx.auth.cache.clear();
+    // Forget verified tokens on this node at once (other nodes within the cache TTL), and end the
+    // streams the token holds open (here at once, elsewhere at the next credential check).
+    ctx.auth.revocations.revoked();
     return sendOAuthJson(reply, 200, {});
   });
 }
