@@ -42,7 +42,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     parameters: [headerParameter(ctx, 'idempotency-key')],
     requestBody: jsonBody(r, ctx, `The new ${r.name} record`),
     responses: { '201': recordResponse(r, ctx, 'Created; Location is the new record', created(ctx)) },
-    problems: ['malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable'],
+    problems: ['malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable'],
     problemHeaders: unsupported(ctx, 'Accept-Post'),
   }),
   read: (r, ctx) => ({
@@ -72,7 +72,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       '200': recordResponse(r, ctx, 'Replaced', {}),
       '201': recordResponse(r, ctx, 'Created at this id', created(ctx)),
     },
-    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable', ...conditional(r)],
+    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable', ...conditional(r)],
     problemHeaders: unsupported(ctx, 'Accept'),
   }),
   patch: (r, ctx) => ({
@@ -88,7 +88,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     responses: { '200': recordResponse(r, ctx, 'Updated', {}) },
     problems: [
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
-      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
+      'body-too-large', 'record-too-large', 'patch-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
     ],
     problemHeaders: unsupported(ctx, 'Accept-Patch'),
   }),
