@@ -7,6 +7,7 @@ import type { RestwellServer } from '../../src/app/server.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { MAX_PATCH_OPERATIONS } from '../../src/core/patch-budget.js';
 import { defineResources } from '../../src/core/resource.js';
+import { MAX_EMBEDDED_BYTES } from '../../src/resources/http/expand-load.js';
 import { openStore } from '../../src/store/open.js';
 import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
 import { eventually } from './webhooks-support.js';
@@ -155,6 +156,36 @@ for (const engine of engines) {
       }
       const doc = (await inject(server, { method: 'GET', url: '/openapi.json' })).json();
       assert.ok(doc.paths['/notes/{id}'].patch.responses['413'], 'PATCH documents its 413');
+    });
+  });
+
+  describe(`expand embeds a bounded amount (${engine.name})`, () => {
+    let server: RestwellServer;
+    before(async () => {
+      server = await testServer(engine, {
+        resources: {
+          authors: { fields: { bio: { type: 'string' } }, access: { read: 'public', write: 'public' } },
+          posts: { fields: { author: { type: 'reference', to: 'authors' } }, access: { read: 'public', write: 'public' } },
+        },
+      });
+    });
+    after(() => server.close());
+
+    test(`a large record referenced by a page of records is embedded at most ${MAX_EMBEDDED_BYTES / 1024 ** 2} MB in all: past that, a 400`, async () => {
+      const author = await server.app.inject({ method: 'POST', url: '/authors', headers: json, payload: { bio: 'b'.repeat(900_000) } });
+      assert.equal(author.statusCode, 201, author.body);
+      for (let i = 0; i < 20; i++) {
+        const post = await server.app.inject({ method: 'POST', url: '/posts', headers: json, payload: { author: author.json().id } });
+        assert.equal(post.statusCode, 201, post.body);
+      }
+      // 20 embeddings of 900 KB are 18 MB, from a request of a few bytes and one stored copy.
+      const res = await server.app.inject({ method: 'GET', url: '/posts?limit=20&expand=author' });
+      assert.equal(res.statusCode, 400, res.body.slice(0, 300));
+      assert.match(res.json().type, /\/problems\/invalid-query$/);
+      assert.match(res.json().detail, /expand would embed more than 16 MB of records/);
+      const fits = await server.app.inject({ method: 'GET', url: '/posts?limit=5&expand=author' });
+      assert.equal(fits.statusCode, 200);
+      assert.equal(fits.json()._embedded.posts.filter((p: any) => p._embedded.author.bio.length === 900_000).length, 5);
     });
   });
 

@@ -23,7 +23,7 @@ export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
     const links = pageLinks(resource, raw, params, page.records, page.hasMore);
     let items: Record<string, unknown>[] | undefined;
     if (nodes.length) {
-      const loaded = await loadExpansions(ctx.store, resource, page.records, nodes);
+      const loaded = await loadExpansions(ctx.store, resource, page.records, nodes, ctx.config.server.recordLimit);
       items = page.records.map((r) => expandedItem(resource, r, nodes, loaded, params.fields));
       varyForExpand(reply, nodes);
     }
