@@ -52,6 +52,7 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
 /**
  * Sends one keyset page, oldest first, as HAL with self/first/next links (and a `Link` header).
  * `next` is always given: new entries are added at the end, and a reader polls it to follow them.
+ * A page holds at most `limit` entries and MAX_PAGE_BYTES of them, so large entries make shorter pages.
  */
 export function sendKeysetPage<T>(
   request: FastifyRequest,
@@ -59,7 +60,7 @@ export function sendKeysetPage<T>(
   page: { path: string; prefix: string; rel: string; request: KeysetPageRequest<unknown>; rows: T[]; position: (row: T) => string; embed: (row: T) => Record<string, unknown> },
 ) {
   const { limit, after, filters, limitGiven } = page.request;
-  const rows = page.rows.slice(0, limit);
+  const { rows, items, json } = fitPage(page.rows.slice(0, limit), page.embed);
   const href = (position?: string) => {
     const s = new URLSearchParams(filters);
     if (limitGiven) s.set('limit', String(limit));
@@ -70,7 +71,34 @@ export function sendKeysetPage<T>(
   const last = rows.at(-1);
   const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() }, next: { href: href(last === undefined ? from : page.position(last)) } };
   reply.header('link', `<${links.next.href}>; rel="next", <${links.first.href}>; rel="first"`);
-  return sendRepresentation(request, reply, 200, { _links: links, count: rows.length, _embedded: { [page.rel]: rows.map(page.embed) } });
+  const head = JSON.stringify({ _links: links, count: rows.length });
+  const body = { _links: links, count: rows.length, _embedded: { [page.rel]: items } };
+  return sendRepresentation(request, reply, 200, body, {}, `${head.slice(0, -1)},"_embedded":{${JSON.stringify(page.rel)}:[${json.join(',')}]}}`);
+}
+
+/**
+ * The most JSON one page of a log carries (16 MiB): its entries (events carry whole records) are
+ * taken in order until the next would cross it, at least one, and `next` goes on from there. A
+ * page of a hundred large entries would otherwise be gigabytes, past what one string can hold.
+ */
+export const MAX_PAGE_BYTES = 16 * 1024 ** 2;
+
+/** The first rows whose representations fit in MAX_PAGE_BYTES (at least one), each serialized once. */
+function fitPage<T>(candidates: T[], embed: (row: T) => Record<string, unknown>): { rows: T[]; items: Record<string, unknown>[]; json: string[] } {
+  const rows: T[] = [];
+  const items: Record<string, unknown>[] = [];
+  const json: string[] = [];
+  let bytes = 0;
+  for (const row of candidates) {
+    const item = embed(row);
+    const text = JSON.stringify(item);
+    bytes += text.length;
+    if (rows.length && bytes > MAX_PAGE_BYTES) break;
+    rows.push(row);
+    items.push(item);
+    json.push(text);
+  }
+  return { rows, items, json };
 }
 
 /** {@link parseKeysetPage} for a log, whose positions are its sequence numbers (`prefix` tells one log's cursors from another's). */

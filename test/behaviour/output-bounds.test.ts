@@ -7,6 +7,7 @@ import type { RestwellServer } from '../../src/app/server.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { MAX_PATCH_OPERATIONS } from '../../src/core/patch-budget.js';
 import { defineResources } from '../../src/core/resource.js';
+import { MAX_PAGE_BYTES } from '../../src/http/log-page.js';
 import { MAX_EMBEDDED_BYTES } from '../../src/resources/http/expand-load.js';
 import { openStore } from '../../src/store/open.js';
 import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
@@ -186,6 +187,29 @@ for (const engine of engines) {
       const fits = await server.app.inject({ method: 'GET', url: '/posts?limit=5&expand=author' });
       assert.equal(fits.statusCode, 200);
       assert.equal(fits.json()._embedded.posts.filter((p: any) => p._embedded.author.bio.length === 900_000).length, 5);
+    });
+  });
+
+  describe(`a page of the event log is bounded in bytes (${engine.name})`, () => {
+    test(`large events make shorter pages (at most ${MAX_PAGE_BYTES / 1024 ** 2} MB), and next goes on from the last one`, async () => {
+      const server = await testServer(engine, { resources: { notes } });
+      try {
+        const auth = await bearer(server);
+        for (let i = 0; i < 18; i++) {
+          const res = await server.app.inject({ method: 'POST', url: '/notes', headers: json, payload: { title: `n${i}`, body: 'e'.repeat(1_000_000) } });
+          assert.equal(res.statusCode, 201);
+        }
+        const first = await server.app.inject({ method: 'GET', url: '/events?limit=100', headers: auth });
+        assert.equal(first.statusCode, 200);
+        const page = first.json();
+        assert.ok(page.count >= 1 && page.count < 18, `a shorter page (${page.count} events)`);
+        assert.ok(first.body.length <= MAX_PAGE_BYTES + 2048);
+        const rest = (await server.app.inject({ method: 'GET', url: page._links.next.href, headers: auth })).json();
+        const titles = [...page._embedded.events, ...rest._embedded.events].map((e: any) => e.data.title);
+        assert.deepEqual(titles, Array.from({ length: 18 }, (_, i) => `n${i}`), 'every event, once, in order');
+      } finally {
+        await server.close();
+      }
     });
   });
 
