@@ -61,8 +61,8 @@ export const MAX_RECORD_LIMIT = 256 * 1024 ** 2;
 
 /**
  * `server.recordLimit` when the config leaves it out: the request body limit, or a webhook source's
- * own larger `bodyLimit` when that source stores what it receives (an e-mail it accepts must fit in
- * a record), never above MAX_RECORD_LIMIT.
+ * own larger `bodyLimit` when that source stores what it receives or emits it as an event (an
+ * e-mail it accepts must fit in a record), never above MAX_RECORD_LIMIT.
  */
 export function defaultRecordLimit(bodyLimit: number, storingSourceLimits: number[]): number {
   return Math.min(MAX_RECORD_LIMIT, Math.max(bodyLimit, ...storingSourceLimits));

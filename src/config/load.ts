@@ -91,7 +91,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
 /** `server.recordLimit` as given, else its default from the body limits (see defaultRecordLimit). */
 function recordLimitOf(given: number | string | undefined, bodyLimit: number, sources: Record<string, { bodyLimit?: number | string; actions?: object[] }>): number {
   if (given !== undefined) return parseBytes(given);
-  const storing = Object.values(sources).filter((s) => s.bodyLimit !== undefined && s.actions?.some((a) => 'store' in a));
+  const storing = Object.values(sources).filter((s) => s.bodyLimit !== undefined && s.actions?.some((a) => 'store' in a || 'emit' in a));
   return defaultRecordLimit(bodyLimit, storing.map((s) => parseBytes(s.bodyLimit!)));
 }
 

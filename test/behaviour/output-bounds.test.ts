@@ -251,6 +251,30 @@ for (const engine of engines) {
     });
   });
 
+  describe(`a webhook emit action over the record limit (${engine.name})`, () => {
+    test('an event larger than a record may be is refused like a record: the delivery kept as failed, no event', async () => {
+      const server = await testServer(engine, { server: { recordLimit: LIMIT }, resources: { notes }, webhooks: { sources: { shout: { provider: 'generic', verify: 'none', actions: [{ emit: true }] } } } });
+      try {
+        const admin = await bearer(server);
+        const res = await server.app.inject({ method: 'POST', url: '/webhooks/shout', headers: json, payload: JSON.stringify({ text: 's'.repeat(LIMIT) }) });
+        assert.equal(res.statusCode, 422, res.body);
+        assert.match(res.json().detail, /webhook\.shout\.received event would be .*server\.recordLimit/);
+        const inbox = (await server.app.inject({ method: 'GET', url: '/webhooks/shout/events', headers: admin })).json()._embedded.deliveries;
+        assert.deepEqual(inbox.map((d: { status: string }) => d.status), ['failed']);
+        const ok = await server.app.inject({ method: 'POST', url: '/webhooks/shout', headers: json, payload: JSON.stringify({ text: 'small' }) });
+        assert.ok(ok.statusCode < 300, ok.body);
+        const events = await eventually(async () => {
+          const found = (await server.store.listEvents({ limit: 100 })).filter((e) => e.type === 'webhook.shout.received');
+          return found.length ? found : undefined;
+        }, 'the event of the delivery that fits');
+        assert.equal(events.length, 1);
+        assert.equal((events[0]!.data as { payload: { text: string } }).payload.text, 'small');
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
   describe(`restwell import of a row over the record limit (${engine.name})`, () => {
     test('is refused before anything is written, naming the collection and the row', async () => {
       const url = engine.freshUrl();
