@@ -43,6 +43,11 @@ export class PatchBudget {
     this.size = jsonSize(document);
   }
 
+  /** The document's size as tracked so far, in bytes of JSON. */
+  get bytes(): number {
+    return this.size;
+  }
+
   /** Accounts for `operation` (number `index`) about to apply to `document`; throws when it would cross a bound. */
   charge(document: unknown, operation: Operation, index: number): void {
     const { delta, copied } = this.effectOf(document, operation);
