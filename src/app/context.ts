@@ -35,7 +35,7 @@ export interface AppPlan {
 export function planApp(config: RestwellConfig, options: CompileOptions = {}): AppPlan {
   const list = defineResources(config);
   const resources = new Map(list.map((r) => [r.name, r]));
-  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
+  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth, config.server.recordLimit)]));
   const problems: string[] = [];
   const sources = collect(problems, () => compileSources(config, resources, validators, options));
   const auth = collect(problems, () => resolveAuthSettings(config));

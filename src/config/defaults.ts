@@ -54,6 +54,21 @@ export const DEFAULTS = {
 } as const;
 
 /**
+ * The most `server.recordLimit` may be: one record, or one event carrying it, must stay far below
+ * the longest string JavaScript can hold (about 512 MiB), so it can always be serialized and read.
+ */
+export const MAX_RECORD_LIMIT = 256 * 1024 ** 2;
+
+/**
+ * `server.recordLimit` when the config leaves it out: the request body limit, or a webhook source's
+ * own larger `bodyLimit` when that source stores what it receives or emits it as an event (an
+ * e-mail it accepts must fit in a record), never above MAX_RECORD_LIMIT.
+ */
+export function defaultRecordLimit(bodyLimit: number, storingSourceLimits: number[]): number {
+  return Math.min(MAX_RECORD_LIMIT, Math.max(bodyLimit, ...storingSourceLimits));
+}
+
+/**
  * Access of a resource whose `access` block leaves an operation out (or has no block at all):
  * anyone may read, and writing (create, update, delete) needs a bearer token that carries the
  * scope `<resource>:write` (or the admin scope `*`, which grants every scope). Writes open to

@@ -59,6 +59,8 @@ export interface RestwellConfig {
     port: number;
     host: string;
     bodyLimit: number;
+    /** Largest record (its field data as JSON, in bytes) a write may produce: see defaultRecordLimit. */
+    recordLimit: number;
     /** Deepest nesting accepted in a JSON body, a stored json value or a webhook payload. */
     maxJsonDepth: number;
     /** Longest wait for the request line and headers (408 after it). */

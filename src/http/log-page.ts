@@ -76,7 +76,7 @@ export interface KeysetPage<T> {
  */
 export function sendKeysetPage<T>(request: FastifyRequest, reply: FastifyReply, page: KeysetPage<T>) {
   const { limit, after, filters, limitGiven } = page.request;
-  const rows = page.rows.slice(0, limit);
+  const { rows, items, json } = fitPage(page.rows.slice(0, limit), page.embed);
   const href = (position?: string) => {
     const s = new URLSearchParams(filters);
     if (limitGiven) s.set('limit', String(limit));
@@ -86,10 +86,38 @@ export function sendKeysetPage<T>(request: FastifyRequest, reply: FastifyReply, 
   const from = after === undefined ? undefined : String(after);
   const last = rows.at(-1);
   const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() } };
-  if (last !== undefined && page.rows.length > limit) links.next = { href: href(page.position(last)) };
+  // More exist when the store gave a row past `limit`, or when the byte bound cut the page short.
+  if (last !== undefined && page.rows.length > rows.length) links.next = { href: href(page.position(last)) };
   if (page.tail) links[POLL_REL] = { href: href(last === undefined ? from : page.position(last)) };
   reply.header('link', Object.entries(links).filter(([rel]) => rel !== 'self').map(([rel, l]) => `<${l.href}>; rel="${rel}"`).join(', '));
-  return sendRepresentation(request, reply, 200, { _links: links, count: rows.length, _embedded: { [page.rel]: rows.map(page.embed) } });
+  const head = JSON.stringify({ _links: links, count: rows.length });
+  const body = { _links: links, count: rows.length, _embedded: { [page.rel]: items } };
+  return sendRepresentation(request, reply, 200, body, {}, `${head.slice(0, -1)},"_embedded":{${JSON.stringify(page.rel)}:[${json.join(',')}]}}`);
+}
+
+/**
+ * The most JSON one page of a log carries (16 MiB): its entries (events carry whole records) are
+ * taken in order until the next would cross it, at least one, and `next` goes on from there. A
+ * page of a hundred large entries would otherwise be gigabytes, past what one string can hold.
+ */
+export const MAX_PAGE_BYTES = 16 * 1024 ** 2;
+
+/** The first rows whose representations fit in MAX_PAGE_BYTES (at least one), each serialized once. */
+function fitPage<T>(candidates: T[], embed: (row: T) => Record<string, unknown>): { rows: T[]; items: Record<string, unknown>[]; json: string[] } {
+  const rows: T[] = [];
+  const items: Record<string, unknown>[] = [];
+  const json: string[] = [];
+  let bytes = 0;
+  for (const row of candidates) {
+    const item = embed(row);
+    const text = JSON.stringify(item);
+    bytes += text.length;
+    if (rows.length && bytes > MAX_PAGE_BYTES) break;
+    rows.push(row);
+    items.push(item);
+    json.push(text);
+  }
+  return { rows, items, json };
 }
 
 /** {@link parseKeysetPage} for a log, whose positions are its sequence numbers (`prefix` tells one log's cursors from another's). */

@@ -1,5 +1,6 @@
 import type { FuzzContext } from './fuzz-context.js';
 import type { FuzzRequest } from './fuzz-request.js';
+import { amplifyRequest } from './grammar-amplify.js';
 import { bodyRequest } from './grammar-bodies.js';
 import { headerRequest } from './grammar-headers.js';
 import { pathRequest } from './grammar-paths.js';
@@ -22,5 +23,6 @@ export function generate(seed: number, index: number, ctx: FuzzContext): FuzzReq
     [8, () => pathRequest(rng, ctx)],
     [12, () => webhookRequest(rng, ctx)],
     [10, () => wireRequestOf(rng, ctx)],
+    [8, () => amplifyRequest(rng, ctx)],
   ]);
 }

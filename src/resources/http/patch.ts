@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BadRequestError } from '../../core/errors.js';
+import { BadRequestError, RecordTooLargeError } from '../../core/errors.js';
 import { applyJsonPatch } from '../../core/json-patch.js';
 import { applyMergePatch } from '../../core/merge-patch.js';
+import type { StoredRecord } from '../../core/record.js';
+import { blindRecordTooLarge } from '../../core/validate.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
@@ -13,7 +15,8 @@ import { sendWritten } from './write-response.js';
  * `PATCH /{collection}/{id}`: applies a merge patch (RFC 7396) or a JSON Patch (RFC 6902) to the
  * current representation and validates the result, all inside the write transaction, so the
  * patch is atomic and cannot interleave with another write. A writer that may not read the record
- * gets 204, and may not send what would read it (blind-write.ts).
+ * gets 204, and may not send what would read it (blind-write.ts). A result larger than a record may
+ * be is a 413 (record-too-large), a JSON Patch stopped at the operation that would cross the limit.
  */
 export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
   const validator = ctx.validators.get(resource.name)!;
@@ -22,13 +25,24 @@ export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
     const kind = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
     const jsonPatch = kind === PATCH_TYPES[1];
-    const apply = jsonPatch ? applyJsonPatch : applyMergePatch;
+    // A JSON Patch is bounded while it applies (it can double a value per operation); a merge patch's
+    // result is at most the record and the body, so the record check in prepare bounds it.
+    const apply = (doc: unknown, current: StoredRecord, blind: boolean) => {
+      if (!jsonPatch) return applyMergePatch(doc, request.body);
+      try {
+        return applyJsonPatch(doc, request.body, validator.patchLimit(current));
+      } catch (err) {
+        // The budget's detail gives the record's size; a blind writer is told only that it was crossed.
+        if (blind && err instanceof RecordTooLargeError) throw blindRecordTooLarge(resource.name, validator.recordLimit, err.errors[0]?.pointer);
+        throw err;
+      }
+    };
     const result = await ctx.store.mutate(resource, id, (current) => {
       if (!current || !visible(request, current)) throw notFound(resource, id);
       const blind = !mayRead(request, resource, current);
       checkWritePreconditions(request, resource, current, blind);
       if (blind && jsonPatch) refuseStoredReads(resource, request.body);
-      return { put: validator.prepare(apply(patchTarget(current, blind), request.body), current, id, blind) };
+      return { put: validator.prepare(apply(patchTarget(current, blind), current, blind), current, id, blind) };
     }, { idempotency: request.idempotencyClaim, readable: readableBy(request, ctx.resources) });
     return sendWritten(request, reply, resource, result.record!, false);
   };

@@ -67,7 +67,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     requestBody: jsonBody(r, ctx, `The new ${r.name} record`),
     responses: { '201': writtenResponse(r, ctx, writeMayHideRecord(r, 'create'), 'Created; Location is the new record', created(ctx)) },
     problems: [
-      'malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'unsupported-media-type', 'validation-failed',
+      'malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed',
       'idempotency-key-reused', 'unavailable', ...blindProblems(r, ctx, false),
     ],
     problemHeaders: unsupported(ctx, 'Accept-Post'),
@@ -101,7 +101,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       ...(writeMayHideRecord(r, 'replace') ? blindNoContent(ctx, 'Replaced') : {}),
     },
     problems: [
-      'invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed',
+      'invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed',
       'unavailable', ...conditional(r), ...blindProblems(r, ctx, writeMayHideRecord(r, 'replace')),
     ],
     problemHeaders: unsupported(ctx, 'Accept'),
@@ -119,7 +119,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     responses: { '200': recordResponse(r, ctx, 'Updated', {}), ...(writeMayHideRecord(r, 'patch') ? blindNoContent(ctx, 'Updated') : {}) },
     problems: [
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
-      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
+      'body-too-large', 'record-too-large', 'patch-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
       ...blindProblems(r, ctx, writeMayHideRecord(r, 'patch')),
     ],
     problemHeaders: unsupported(ctx, 'Accept-Patch'),

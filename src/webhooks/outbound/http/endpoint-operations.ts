@@ -87,7 +87,7 @@ export const ENDPOINT_OPERATIONS: Record<string, (ctx: SchemaContext) => Operati
     responses: { '200': endpointResponse(ctx, 'Updated') },
     problems: [
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'idempotency-in-flight', 'precondition-failed', 'body-too-large',
-      'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable',
+      'patch-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable',
     ],
     problemHeaders: { 415: { 'Accept-Patch': header(ctx, 'accept-patch') } },
     tag: TAG,
