@@ -17,6 +17,7 @@ import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
+import { StorageWatch, watchedEngine } from './storage-watch.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 
 /**
@@ -36,8 +37,12 @@ export class SqlStore implements Store {
   private readonly stamp?: TurnStamp;
 
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+  readonly storage = new StorageWatch();
+  private readonly engine: Engine;
 
-  constructor(private readonly engine: Engine) {
+  constructor(engine: Engine) {
+    this.engine = watchedEngine(engine, this.storage);
+    engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
@@ -141,6 +146,11 @@ export class SqlStore implements Store {
 
   ping(): Promise<void> {
     return this.engine.ping();
+  }
+
+  probeStorage(): Promise<void> {
+    // One row, overwritten each time: the probe itself never fills the disk.
+    return this.engine.write((s) => putDocument(s, 'storage-probe', 'probe', { at: new Date().toISOString() }));
   }
 
   close(): Promise<void> {

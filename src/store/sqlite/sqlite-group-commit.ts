@@ -1,7 +1,7 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
-import { isBusy, lockedOut } from './sqlite-errors.js';
+import { fullOr, isBusy, lockedOut } from './sqlite-errors.js';
 
 /**
  * How long queued writes wait for another process (`serve --workers N`, or any other program) to
@@ -93,15 +93,18 @@ export class SqliteGroupCommit {
           outcomes.push({ ok: true, value: job.work() });
           this.savepoint.release.run();
         } catch (err) {
+          // Some failures (SQLITE_FULL among them) roll the whole transaction back, savepoints and
+          // all: then every job of the batch fails with that error, not with "no such savepoint".
+          if (!this.db.inTransaction) throw err;
           this.savepoint.rollback.run();
           this.savepoint.release.run();
-          outcomes.push({ ok: false, value: err });
+          outcomes.push({ ok: false, value: fullOr(err) });
         }
       }
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
+      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : fullOr(err));
       return;
     } finally {
       this.commits++;
@@ -120,7 +123,7 @@ export class SqliteGroupCommit {
       this.queue = [];
       this.scheduled = false;
       this.locked = undefined;
-      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
+      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : fullOr(err));
       return;
     }
     this.locked ??= { since: Date.now(), tries: 0 };
