@@ -17,7 +17,8 @@ import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
-import { StorageWatch, watchedEngine } from './storage-watch.js';
+import { StorageWatch } from './storage-watch.js';
+import { watchedEngine } from './watched-engine.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 
 /**

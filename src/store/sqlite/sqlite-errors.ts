@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import { StoreFullError, StoreUnavailableError } from '../errors.js';
 
 /** The extended result code of a better-sqlite3 failure (`SQLITE_CONSTRAINT_UNIQUE`…), if it has one. */
@@ -17,8 +18,21 @@ export function lockedOut(): StoreUnavailableError {
 
 /**
  * SQLITE_FULL (the disk or filesystem has no room for the database, its WAL or a temporary file)
- * becomes StoreFullError (→ 507 + Retry-After); other errors pass through.
+ * becomes StoreFullError (→ 507 + Retry-After), and so does an I/O error (growing the -shm file,
+ * writing a page) while the filesystem of `dir`, the database's directory, has no free block
+ * left: SQLite reports ENOSPC as SQLITE_FULL only on some paths. Other errors pass through.
  */
-export function fullOr(err: unknown): unknown {
-  return sqliteCode(err) === 'SQLITE_FULL' ? new StoreFullError('SQLITE_FULL: database or disk is full') : err;
+export function fullOr(err: unknown, dir?: string): unknown {
+  const code = sqliteCode(err);
+  if (code === 'SQLITE_FULL') return new StoreFullError('SQLITE_FULL: database or disk is full');
+  if (code.startsWith('SQLITE_IOERR') && dir !== undefined && noSpaceIn(dir)) return new StoreFullError(`${code}: no space left on the filesystem of ${dir}`);
+  return err;
+}
+
+function noSpaceIn(dir: string): boolean {
+  try {
+    return statfsSync(dir).bavail === 0;
+  } catch {
+    return false;
+  }
 }
