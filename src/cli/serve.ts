@@ -4,12 +4,11 @@ import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
 import { StoreRefusedError, StoreUnavailableError } from '../store/errors.js';
 import { listenFailure } from './startup-error.js';
-import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
-import { hooksBanner } from './hooks.js';
+import { printBanner } from './startup-banner.js';
 import { redact } from './redact.js';
-import { describeAccess, exposureWarning } from '../auth/exposure.js';
+import { exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
 /** Options of `restwell serve`. */
@@ -126,20 +125,12 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
 }
 
 /**
- * What `serve` prints once it listens: the resources and each one's effective access (defaults
- * filled in), how to try it and get a key; and, on stderr, a warning when it listens beyond
- * loopback while anyone can write without a token (see auth/exposure.ts).
+ * What `serve` prints once it listens (see printBanner: text in a terminal, a JSON log line
+ * otherwise) and, on stderr, a warning when it listens beyond loopback while anyone can write
+ * without a token (see auth/exposure.ts).
  */
 function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string): void {
-  const first = resources[0]?.name;
-  process.stdout.write(
-    `\nRestwell is serving ${resources.map((r) => r.name).join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
-      resources.map((r) => `  ${describeAccess(r)}\n`).join('') +
-      (first ? `Try:  curl -i http://localhost:${port}/${first}\n` : '') +
-      `Create an API key (printed once):  ${createKeyCommand({ ...config, database: redact(config.database) }, configFile)}\n` +
-      hooksBanner(config, port, configFile) +
-      '\n',
-  );
+  printBanner({ config, resources, port, workers, configFile });
   const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }
