@@ -104,7 +104,9 @@ async function supervise(config: RestwellConfig, workers: number, dbWait?: numbe
 
 /**
  * Creates the server, retrying with backoff while the database cannot be reached (a database
- * container still starting, a failover in progress), for up to `waitSeconds` (default 30).
+ * container still starting, a failover in progress), for up to `waitSeconds` (default 30). Any
+ * wait but 0 retries at least once, however long the first attempt took (a slow or loaded machine
+ * must not turn `--db-wait 1` into no retry at all); the last wait is cut to what is left.
  */
 export async function startServer(config: RestwellConfig, waitSeconds = 30): Promise<RestwellServer> {
   const giveUpAt = Date.now() + waitSeconds * 1000;
@@ -114,10 +116,12 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
     } catch (err) {
       // A refusal for good (no such database, wrong password) is reported at once: waiting cannot fix it.
       if (!(err instanceof StoreUnavailableError) || err instanceof StoreRefusedError) throw err;
-      const delay = Math.min(5000, 250 * 2 ** attempt);
-      if (Date.now() + delay > giveUpAt) {
-        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempt} attempts): ${err.message}`);
+      const left = giveUpAt - Date.now();
+      if (waitSeconds === 0 || (left <= 0 && attempt > 1)) {
+        const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempts}): ${err.message}`);
       }
+      const delay = Math.max(0, Math.min(5000, 250 * 2 ** attempt, left));
       process.stderr.write(`restwell: database at ${redact(config.database)} unavailable (attempt ${attempt}): ${err.message}; retrying in ${delay / 1000}s\n`);
       await new Promise((r) => setTimeout(r, delay));
     }
