@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { waitFor } from '../../src/test-support/wait-for.js';
 import { apiKeyHeaders, ROOT } from '../support-process.js';
 
 /** `node bin/restwell.js serve` as a user runs it, on a free port, logging at info (JSON lines: stdout is a pipe). */
@@ -24,17 +25,17 @@ async function serve(args: string[]): Promise<{ child: ChildProcess; port: numbe
   return { child, port, output: () => out, exited };
 }
 
-/** Polls `check` until it returns something (or the process exits first, which fails). */
+/** Polls `check` until it returns something (or the process exits first, which fails): waits for the event, not a number of tries. */
 async function until<T>(check: () => T | undefined, what: () => string, exited?: Promise<unknown>): Promise<T> {
   let gone = false;
   void exited?.then(() => (gone = true));
-  for (let i = 0; i < 600; i++) {
+  return waitFor(() => {
     const value = check();
-    if (value !== undefined) return value;
-    if (gone) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(what());
+    if (value === undefined && gone) throw new Error(what());
+    return value;
+  }, 'the server', 50).catch((err: Error) => {
+    throw new Error(err.message.startsWith('still waiting') ? what() : err.message);
+  });
 }
 
 /** Everything a socket receives until it closes (`so far` meanwhile). */
