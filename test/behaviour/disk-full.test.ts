@@ -69,16 +69,21 @@ for (const engine of engines) {
       }
     });
 
-    test('restwell keys create prints one clear line and exits 1', async () => {
+    test('restwell keys create and clients create print one clear line and exit 1', async () => {
       await d.fill();
       try {
-        const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--name', 'ci', '--scopes', '*', '--db', d.url], { cwd: ROOT, encoding: 'utf8' });
-        assert.equal(res.status, 1, res.stderr);
-        assert.match(res.stderr, /^restwell: the database has no storage space left \(.+\); nothing was stored; free disk space, then retry\n$/);
-        assert.equal(res.stdout, '');
+        for (const command of ['keys', 'clients']) {
+          const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', command, 'create', '--name', 'ci', '--scopes', 'characters:write', '--db', d.url], { cwd: ROOT, encoding: 'utf8' });
+          assert.equal(res.status, 1, res.stderr);
+          assert.match(res.stderr, /^restwell: the database has no storage space left \(.+\); nothing was stored; free disk space, then retry\n$/, command);
+          assert.equal(res.stdout, '');
+        }
       } finally {
         await d.free();
       }
+      const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--name', 'ci', '--scopes', 'characters:write', '--db', d.url], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(res.status, 0, res.stderr);
+      assert.match(res.stdout, /^rw_/, 'with space back, the same command works');
     });
   });
 }
