@@ -41,7 +41,7 @@ export const DEFAULTS = {
       rotationOverlap: '24h',
     },
   },
-  events: { stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb' } },
+  events: { stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb', credentialCheck: '5s' } },
   auth: {
     tokenTtl: '15m',
     cacheTtl: '10s',

@@ -101,7 +101,7 @@ function outboundConfig(o: typeof DEFAULTS.webhooks.outbound & { secretKey?: str
 }
 
 function streamConfig(s: typeof DEFAULTS.events.stream): RestwellConfig['events']['stream'] {
-  return { heartbeatMs: parseDurationMs(s.heartbeat), maxClients: s.maxClients, bufferBytes: parseBytes(s.bufferSize) };
+  return { heartbeatMs: parseDurationMs(s.heartbeat), maxClients: s.maxClients, bufferBytes: parseBytes(s.bufferSize), credentialCheckMs: parseDurationMs(s.credentialCheck) };
 }
 
 function readConfigFile(file: string): unknown {

@@ -126,6 +126,10 @@ export const configSchema = {
           properties: {
             heartbeat: { ...durationMsSchema(true), description: 'How often a comment line is sent on an idle stream (default 15s)' },
             maxClients: { type: 'integer', minimum: 1, description: 'Streams open at once per node (default 10000); more get 503' },
+            credentialCheck: {
+              ...durationMsSchema(true),
+              description: 'How often each node re-checks the credentials its open streams were opened with (default 5s): a stream whose API key was revoked, whose access token was revoked or whose OAuth client was deleted, on any node or by the CLI, ends',
+            },
             bufferSize: {
               description: 'Data queued for one client that does not read; past it the client is dropped and resumes with Last-Event-ID (default 1mb)',
               oneOf: [{ type: 'integer', minimum: 1024 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],

@@ -21,11 +21,12 @@ export class RecordValidator {
    * Validates a full representation (POST, PUT, or the result of a PATCH) and returns the
    * record's complete field data: defaults filled in, absent optional fields null, datetimes
    * normalised to UTC. Server-managed members are accepted only when they repeat the current
-   * values (so a GET body can be sent back with PUT); HAL members are ignored. A result nested
+   * values (so a GET body can be sent back with PUT), and never from a `blind` writer, one that
+   * may not read the record (apart from the id, which its URL names); HAL members are ignored. A result nested
    * deeper than the limit, or holding what the body parser refuses, is refused here too: whatever
    * is stored can always be read, sent back and patched again (a patch could build it otherwise).
    */
-  prepare(body: unknown, current?: StoredRecord, pathId?: string | number): Record<string, unknown> {
+  prepare(body: unknown, current?: StoredRecord, pathId?: string | number, blind = false): Record<string, unknown> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new ValidationError([{ pointer: '', detail: `must be a JSON object with the fields of ${this.resource.name}` }]);
     }
@@ -38,7 +39,8 @@ export class RecordValidator {
       if (!(key in input)) continue;
       const value = input[key];
       delete input[key];
-      const expected = key === 'id' ? (current?.id ?? pathId) : current?.[key];
+      // A blind writer (one that may not read the record) is never told, nor lets guess, the stored values.
+      const expected = key === 'id' ? (current?.id ?? pathId) : blind ? undefined : current?.[key];
       if (expected === undefined || value !== expected) {
         errors.push({ pointer: `/${key}`, detail: `is read-only: the server sets ${key}${expected === undefined ? '' : ` (currently ${JSON.stringify(expected)})`}` });
       }

@@ -78,7 +78,7 @@ const CLIENT_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
  * Requests Node's HTTP server rejects before Fastify sees them (unparseable, oversized headers,
  * too slow) get a problem+json response written to the socket, which is then closed.
  */
-export function handleClientError(err: Error & { code?: string; reason?: string; rawPacket?: Buffer }, socket: Socket, publicUrl?: string): void {
+export function handleClientError(err: Error & { code?: string; reason?: string; rawPacket?: Buffer }, socket: Socket, base: string): void {
   // A request already answered in part (its response headers sent) cannot take a second response.
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) {
@@ -89,5 +89,5 @@ export function handleClientError(err: Error & { code?: string; reason?: string;
   const code = known?.code ?? 'malformed-request';
   const detail = known?.detail ?? `the request could not be parsed: ${err.reason ?? err.message} (${err.code ?? 'bad request'})`;
   // Destroyed, not just ended: the parser would go on reading, and a late body could still reach a route.
-  socket.end(rawProblemResponse(code, detail, rawProblemOrigin(socket, publicUrl, inFlight?.req.url ?? err.rawPacket)), () => socket.destroy());
+  socket.end(rawProblemResponse(code, detail, rawProblemOrigin(base, inFlight?.req.url ?? err.rawPacket)), () => socket.destroy());
 }

@@ -50,14 +50,31 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
 }
 
 /**
- * Sends one keyset page, oldest first, as HAL with self/first/next links (and a `Link` header).
- * `next` is always given: new entries are added at the end, and a reader polls it to follow them.
+ * The link relation of a log page that a reader polls for entries added later: always present, it
+ * names the position just after the page (the page's own position when it is empty). Unlike `next`,
+ * which is present only while more entries exist now, so that "follow next until there is none" ends.
  */
-export function sendKeysetPage<T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  page: { path: string; prefix: string; rel: string; request: KeysetPageRequest<unknown>; rows: T[]; position: (row: T) => string; embed: (row: T) => Record<string, unknown> },
-) {
+export const POLL_REL = 'poll';
+
+/** One keyset page to send: `rows` may hold one row past `limit`, which only tells that more exist. */
+export interface KeysetPage<T> {
+  path: string;
+  prefix: string;
+  rel: string;
+  request: KeysetPageRequest<unknown>;
+  rows: T[];
+  position: (row: T) => string;
+  embed: (row: T) => Record<string, unknown>;
+  /** A log that readers tail: the page also carries the {@link POLL_REL} link. */
+  tail?: boolean;
+}
+
+/**
+ * Sends one keyset page, oldest first, as HAL with self/first links, `next` only when more rows
+ * exist now (the caller reads `limit + 1` to tell), and for a tailed log the `poll` link (all in
+ * the `Link` header too). An empty page never links to itself as `next`.
+ */
+export function sendKeysetPage<T>(request: FastifyRequest, reply: FastifyReply, page: KeysetPage<T>) {
   const { limit, after, filters, limitGiven } = page.request;
   const rows = page.rows.slice(0, limit);
   const href = (position?: string) => {
@@ -68,8 +85,10 @@ export function sendKeysetPage<T>(
   };
   const from = after === undefined ? undefined : String(after);
   const last = rows.at(-1);
-  const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() }, next: { href: href(last === undefined ? from : page.position(last)) } };
-  reply.header('link', `<${links.next.href}>; rel="next", <${links.first.href}>; rel="first"`);
+  const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() } };
+  if (last !== undefined && page.rows.length > limit) links.next = { href: href(page.position(last)) };
+  if (page.tail) links[POLL_REL] = { href: href(last === undefined ? from : page.position(last)) };
+  reply.header('link', Object.entries(links).filter(([rel]) => rel !== 'self').map(([rel, l]) => `<${l.href}>; rel="${rel}"`).join(', '));
   return sendRepresentation(request, reply, 200, { _links: links, count: rows.length, _embedded: { [page.rel]: rows.map(page.embed) } });
 }
 
@@ -79,7 +98,7 @@ export function parseLogPage(query: Record<string, unknown>, filterKeys: string[
   return { ...page, after: page.after ?? 0 };
 }
 
-/** {@link sendKeysetPage} for a log, positioned by `seq`. */
+/** {@link sendKeysetPage} for a log, positioned by `seq`, with its `poll` link; `rows` should hold `limit + 1` when that many exist. */
 export function sendLogPage<T extends { seq: number }>(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -87,7 +106,7 @@ export function sendLogPage<T extends { seq: number }>(
 ) {
   // Position 0 is "from the start", which a cursor never names.
   const { after } = page.request;
-  return sendKeysetPage(request, reply, { ...page, request: { ...page.request, after: after || undefined }, position: (row) => String(row.seq) });
+  return sendKeysetPage(request, reply, { ...page, request: { ...page.request, after: after || undefined }, position: (row) => String(row.seq), tail: true });
 }
 
 function bad(message: string): BadRequestError {

@@ -106,6 +106,8 @@ export class ConformanceChecker {
       if (response.content) out.push(`${at}: the document gives a ${ex.method === 'HEAD' ? 'HEAD' : status} response a body`);
       return out;
     }
+    // `x-body-optional`: the document says this status may come without a body (and so without a Content-Type).
+    if (!ex.body && !type && response['x-body-optional']) return out;
     if (!response.content?.[type]) return [...out, `${at}: Content-Type ${type || '(none)'} is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`];
     const body = type.endsWith('json') ? JSON.parse(ex.body) : ex.body;
     const api = await this.forMediaType(type);

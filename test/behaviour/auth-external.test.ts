@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { engines, testServer } from '../../src/test-support/test-server.js';
 import type { RestwellServer } from '../../src/app/server.js';
 import { AUTH_CONFIG, bearer } from './auth-support.js';
+import { listen, openStream } from './stream-support.js';
 
 /** A stand-in identity provider: a JWKS endpoint on 127.0.0.1 whose keys a test can change. */
 class LocalIdp {
@@ -153,6 +154,17 @@ for (const engine of engines) {
       const before = idp.fetches;
       for (let i = 0; i < 5; i++) assert.equal((await post(await sign(stranger.privateKey, `forged-${i}`))).statusCode, 401);
       assert.ok(idp.fetches - before <= 1, `${idp.fetches - before} fetches for 5 forged kids`);
+    });
+
+    test('an event stream opened with an external token ends at its exp (nothing here can revoke it), and the token opens no new one', async () => {
+      const port = await listen(server);
+      const token = await sign(key1, 'k1', { scope: 'events:read', exp: Math.floor(Date.now() / 1000) + 2 });
+      const stream = await openStream(port, '/events/stream', { authorization: `Bearer ${token}` });
+      assert.equal(stream.status, 200, stream.text);
+      await stream.closed;
+      const again = await openStream(port, '/events/stream', { authorization: `Bearer ${token}` });
+      again.close();
+      assert.equal(again.status, 401);
     });
   });
 }

@@ -120,9 +120,9 @@ for (const engine of engines) {
         const page = await call('GET', url);
         assert.equal(page.statusCode, 200);
         assert.ok(page.json().count <= 2);
-        assert.match(String(page.headers.link), /rel="next"/);
-        if (page.json().count === 0) break;
         seen.push(...page.json()._embedded['webhook-endpoints'].map((e: { id: string }) => e.id));
+        if (!page.json()._links.next) break;
+        assert.match(String(page.headers.link), /rel="next"/);
         url = page.json()._links.next.href;
       }
       assert.deepEqual(seen, [...seen].sort(), 'oldest first');
@@ -192,8 +192,8 @@ for (const engine of engines) {
         let url = '/webhook-endpoints?limit=100';
         for (;;) {
           const page = (await call('GET', url)).json();
-          if (!page.count) return n;
           n += page.count;
+          if (!page._links.next) return n;
           url = page._links.next.href;
         }
       };

@@ -73,7 +73,7 @@ export async function inbox(base: string, source: string, token: string, query =
   for (;;) {
     const page = (await get(url, token)).json();
     out.push(...page._embedded.deliveries);
-    if (page.count === 0) return out;
+    if (!page._links.next) return out;
     url = base + page._links.next.href;
   }
 }

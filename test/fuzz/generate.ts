@@ -4,6 +4,7 @@ import { bodyRequest } from './grammar-bodies.js';
 import { headerRequest } from './grammar-headers.js';
 import { pathRequest } from './grammar-paths.js';
 import { queryRequest } from './grammar-query.js';
+import { unicodeRequest } from './grammar-unicode.js';
 import { webhookRequest } from './grammar-webhooks.js';
 import { wireRequestOf } from './grammar-wire.js';
 import { openapiRequest } from './openapi-requests.js';
@@ -17,6 +18,7 @@ export function generate(seed: number, index: number, ctx: FuzzContext): FuzzReq
     [10, () => queryRequest(rng, ctx)],
     [10, () => headerRequest(rng, ctx)],
     [10, () => bodyRequest(rng, ctx)],
+    [6, () => unicodeRequest(rng, ctx)],
     [8, () => pathRequest(rng, ctx)],
     [12, () => webhookRequest(rng, ctx)],
     [10, () => wireRequestOf(rng, ctx)],

@@ -163,12 +163,35 @@ describe('OpenAPI document: what every operation shares', () => {
 
   it('puts WWW-Authenticate on 401 and 403, Idempotent-Replayed on what may be a replay', () => {
     for (const [, op] of operations) {
-      for (const status of ['401', '403']) if (op.responses[status] && op.operationId !== 'receiveWebhook') assert.ok(headersOf(op.responses[status])['WWW-Authenticate']?.required, `${op.operationId} ${status}`);
+      for (const status of ['401', '403']) {
+        if (!op.responses[status] || op.operationId === 'receiveWebhook') continue;
+        // Only the guard's insufficient scope challenges; a 403 that may also be another problem (expand-forbidden…) may come without one.
+        const codes = [...String(op.responses[status].description).matchAll(/^`([a-z-]+)`:/gm)].map((m) => m[1]);
+        const challenge = headersOf(op.responses[status])['WWW-Authenticate'];
+        assert.ok(challenge, `${op.operationId} ${status}`);
+        assert.equal(challenge.required, status === '401' || codes.every((c) => c === 'forbidden'), `${op.operationId} ${status}`);
+      }
     }
     for (const response of [doc.paths['/characters'].post.responses['201'], doc.paths['/characters/{id}'].patch.responses['422']]) {
       assert.equal(headersOf(response)['Idempotent-Replayed'].required, false);
     }
     assert.equal(doc.paths['/api-keys'].post.responses['201'].headers['Idempotent-Replayed'], undefined, 'a secret is never replayed');
+  });
+
+  it('documents answers without the record only where a writer may be unable to read it', () => {
+    const doc = demo() as any;
+    // messages: written with messages:write, read with messages:read.
+    const messages = doc.paths['/messages/{id}'];
+    assert.ok(messages.patch.responses['204'] && !messages.patch.responses['204'].content);
+    assert.ok(messages.put.responses['204'] && messages.put.responses['201']['x-body-optional']);
+    assert.equal(doc.paths['/messages'].post.responses['201']['x-body-optional'], true);
+    assert.equal(doc.paths['/messages'].post.responses['201'].headers.ETag.$ref, '#/components/headers/ETagOptional');
+    assert.match(messages.patch.responses['403'].description, /`read-not-allowed`/);
+    // characters: read by anyone, so every writer gets the record.
+    const characters = doc.paths['/characters/{id}'];
+    assert.equal(characters.patch.responses['204'], undefined);
+    assert.equal(doc.paths['/characters'].post.responses['201']['x-body-optional'], undefined);
+    assert.doesNotMatch(characters.patch.responses['403'].description, /read-not-allowed/);
   });
 
   it('documents the OAuth endpoints as OAuth: form bodies, RFC 6749 JSON errors, and the JWK Set media type', () => {

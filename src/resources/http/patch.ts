@@ -2,19 +2,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../core/errors.js';
 import { applyJsonPatch } from '../../core/json-patch.js';
 import { applyMergePatch } from '../../core/merge-patch.js';
-import { etagOf, toPlain } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
-import { checkPreconditions } from '../../http/conditional.js';
-import { halRecord } from '../../http/hal.js';
-import { sendRepresentation } from '../../http/respond.js';
-import { notFound, recordId, visible } from './record-request.js';
+import { checkWritePreconditions, patchTarget, refuseStoredReads } from './blind-write.js';
+import { mayRead, notFound, readableBy, recordId, visible } from './record-request.js';
+import { sendWritten } from './write-response.js';
 
 /**
  * `PATCH /{collection}/{id}`: applies a merge patch (RFC 7396) or a JSON Patch (RFC 6902) to the
  * current representation and validates the result, all inside the write transaction, so the
- * patch is atomic and cannot interleave with another write.
+ * patch is atomic and cannot interleave with another write. A writer that may not read the record
+ * gets 204, and may not send what would read it (blind-write.ts).
  */
 export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
   const validator = ctx.validators.get(resource.name)!;
@@ -22,13 +21,15 @@ export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
     const id = recordId(request, resource);
     const kind = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
-    const apply = kind === PATCH_TYPES[1] ? applyJsonPatch : applyMergePatch;
+    const jsonPatch = kind === PATCH_TYPES[1];
+    const apply = jsonPatch ? applyJsonPatch : applyMergePatch;
     const result = await ctx.store.mutate(resource, id, (current) => {
       if (!current || !visible(request, current)) throw notFound(resource, id);
-      checkPreconditions(request.headers, current, resource.requireIfMatch);
-      return { put: validator.prepare(apply(toPlain(current), request.body), current, id) };
-    }, { idempotency: request.idempotencyClaim });
-    const record = result.record!;
-    return sendRepresentation(request, reply, 200, halRecord(resource, record), { etag: etagOf(record), lastModified: record.updatedAt });
+      const blind = !mayRead(request, resource, current);
+      checkWritePreconditions(request, resource, current, blind);
+      if (blind && jsonPatch) refuseStoredReads(resource, request.body);
+      return { put: validator.prepare(apply(patchTarget(current, blind), request.body), current, id, blind) };
+    }, { idempotency: request.idempotencyClaim, readable: readableBy(request, ctx.resources) });
+    return sendWritten(request, reply, resource, result.record!, false);
   };
 }
