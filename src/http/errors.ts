@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { maxHeaderSize, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '../core/errors.js';
-import { StoreUnavailableError } from '../store/errors.js';
+import { StoreFullError, StoreUnavailableError } from '../store/errors.js';
 import { advertiseBodyTypes } from './body-types.js';
 import { PROBLEMS, isProblemCode, sendProblem, type ProblemCode } from './problems.js';
 import { rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
@@ -28,6 +28,11 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (error instanceof StoreUnavailableError) {
     reply.header('retry-after', String(error.retryAfterSeconds));
     return sendProblem(request, reply, 'unavailable', error.message);
+  }
+  if (error instanceof StoreFullError) {
+    // Not logged here: the store's watch logs the condition once when it starts and once when it ends.
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return sendProblem(request, reply, 'insufficient-storage', 'the server has no storage space left for this write; nothing was stored; retry after Retry-After seconds');
   }
   const code = (error as FastifyError).code;
   const mapped = code ? FRAMEWORK[code] : undefined;

@@ -7,6 +7,7 @@ import type { HttpContext } from './context.js';
 import { halRecord, recordPath } from './hal.js';
 import { sendProblem } from './problems.js';
 import { sendRepresentation, sendWithoutRecord } from './respond.js';
+import { StoreFullError } from '../store/errors.js';
 
 /**
  * An in-flight claim is a lease: if its holder dies before its write commits, a retry may take
@@ -114,7 +115,8 @@ export function idempotencyHooks(ctx: HttpContext, mayRead: MayRead = () => true
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
       await ctx.store.completeIdempotencyKey(held, { status: reply.statusCode, headers, body }, claim.expiresAt);
     } catch (err) {
-      request.log.warn({ err }, 'could not store the response of an Idempotency-Key');
+      // A full disk is logged once by the store's watch, not once per request.
+      if (!(err instanceof StoreFullError)) request.log.warn({ err }, 'could not store the response of an Idempotency-Key');
     }
     return payload;
   };

@@ -58,6 +58,7 @@ export const PROBLEMS = {
   'not-implemented': { status: 501, title: 'Method not implemented', description: 'The server does not implement this HTTP method on any resource.' },
   'too-many-streams': { status: 503, title: 'Too many event streams', description: 'This node already serves as many event streams as it allows (events.stream.maxClients). Retry after Retry-After seconds, or read `GET /events` meanwhile; nothing is lost, since the stream resumes from Last-Event-ID.' },
   'shutting-down': { status: 503, title: 'Server shutting down', description: 'This server is draining its requests before it stops (SIGTERM), so it takes no new ones. Send the request to another instance, or retry after Retry-After seconds once it has restarted; nothing was changed.' },
+  'insufficient-storage': { status: 507, title: 'Insufficient storage', description: 'The database has no storage space left (its disk is full), so the write could not be stored. Nothing was changed; reads still work. Writes succeed again by themselves once the operator frees space: retry after Retry-After seconds.' },
   unavailable: { status: 503, title: 'Service unavailable', description: 'The database cannot be reached right now. Nothing was changed; retry after Retry-After seconds.' },
 } as const satisfies Record<string, ProblemType>;
 

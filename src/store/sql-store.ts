@@ -17,6 +17,8 @@ import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
+import { StorageWatch } from './storage-watch.js';
+import { watchedEngine } from './watched-engine.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 import { seenBy } from './write-errors.js';
 
@@ -37,8 +39,12 @@ export class SqlStore implements Store {
   private readonly stamp?: TurnStamp;
 
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+  readonly storage = new StorageWatch();
+  private readonly engine: Engine;
 
-  constructor(private readonly engine: Engine) {
+  constructor(engine: Engine) {
+    this.engine = watchedEngine(engine, this.storage);
+    engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
@@ -148,6 +154,11 @@ export class SqlStore implements Store {
 
   ping(): Promise<void> {
     return this.engine.ping();
+  }
+
+  probeStorage(): Promise<void> {
+    // One row, overwritten each time: the probe itself never fills the disk.
+    return this.engine.write((s) => putDocument(s, 'storage-probe', 'probe', { at: new Date().toISOString() }));
   }
 
   close(): Promise<void> {

@@ -7,6 +7,7 @@ import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from '
 import type { ImportOptions, ImportSet } from './import-records.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
+import type { StorageWatch } from './storage-watch.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -135,6 +136,18 @@ export interface Store {
    * StoreUnavailableError when it cannot be reached.
    */
   ping(): Promise<void>;
+
+  /**
+   * Whether writes commit, as the last write found: `storage.full` is set from a write refused for
+   * lack of space (StoreFullError) until one commits again, and its listeners hear each change once.
+   */
+  readonly storage: StorageWatch;
+
+  /**
+   * A small durable write of the store's own (one row, overwritten), so that whether storage has
+   * room again is known without waiting for a client's write; rejects with StoreFullError while it has none.
+   */
+  probeStorage(): Promise<void>;
 
   /**
    * Present where the engine commits writes in batches (SQLite's group commit): calls `listener`

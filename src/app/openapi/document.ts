@@ -49,7 +49,9 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     const metered = metering && auth.guarded;
     const tag = route.resource?.name ?? doc.tag ?? (path.split('/')[1] || 'api');
     tags.set(tag, tagDescription(tag, route.resource));
-    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : [])])];
+    // Whatever writes to the database (a method other than GET that may find it unavailable) may find its disk full.
+    const writes = route.method !== 'GET' && doc.problems.includes('unavailable');
+    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(writes ? (['insufficient-storage'] as const) : [])])];
     // A 403 other than the guard's insufficient scope (expand-forbidden, read-not-allowed…) has no challenge.
     const onlyScope403 = problems.every((c) => PROBLEMS[c].status !== 403 || c === 'forbidden');
     const challenge = auth.bearer

@@ -76,11 +76,11 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(item.patch.requestBody.content), ['application/merge-patch+json', 'application/json-patch+json']);
     assert.equal(doc.components.schemas.JsonPatch.type, 'array');
     // blog-posts has no access block: writes need the scope blog-posts:write, hence 403.
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
+    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '413', '415', '422', '429', '503', '507']);
     assert.ok(create.responses['201'].headers.Location && create.responses['201'].headers.ETag);
     assert.equal(create.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/ValidationProblem');
     assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '403', '404', '412', '429', '503']);
-    assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '503']);
+    assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '503', '507']);
     assert.ok(item.patch.responses['415'].headers['Accept-Patch']);
     const headerNames = (op: any) => op.parameters.map((p: any) => doc.components.parameters[p.$ref?.split('/').pop()]?.name ?? p.name);
     assert.deepEqual(headerNames(create), ['Idempotency-Key']);
@@ -139,13 +139,16 @@ describe('OpenAPI document: what every operation shares', () => {
   });
 
   it('documents 503 with Retry-After wherever the store is used, and 429 with the RateLimit headers on metered operations', () => {
-    for (const [, op] of operations) {
+    for (const [method, op] of operations) {
       const r = op.responses;
       if (op.operationId.startsWith('options') || /Root|OpenApi|Docs|ProblemType|AuthorizationServerMetadata|Console|etHealth/.test(op.operationId)) {
         assert.equal(r['503'], undefined, op.operationId);
         continue;
       }
       assert.ok(headersOf(r['503'])['Retry-After']?.required, `${op.operationId} 503`);
+      // What writes to the store may find its disk full: 507 insufficient-storage, with Retry-After too.
+      if (method !== 'get' && method !== 'head') assert.ok(r['507'] && headersOf(r['507'])['Retry-After']?.required, `${op.operationId} 507`);
+      else assert.equal(r['507'], undefined, op.operationId);
       // The JWK Set and the readiness probe use the store but have no access rule, so the guard never counts them.
       if (/Jwks|etReadiness/.test(op.operationId)) assert.equal(r['429'], undefined);
       else assert.ok(headersOf(r['429'])['Retry-After']?.required && headersOf(r['429']).RateLimit?.required && headersOf(r['429'])['RateLimit-Policy']?.required, `${op.operationId} 429`);
