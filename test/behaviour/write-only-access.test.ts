@@ -107,6 +107,21 @@ for (const engine of engines) {
       assert.equal((await inject('PUT', url, both, { label: 'put-me' }, 'application/json')).statusCode, 200);
     });
 
+    test('a result over the record limit is 413 for it without the size, which would measure what is stored', async () => {
+      const res = await inject('POST', '/vaults', both, { label: 'big', secret: 's'.repeat(300_000) });
+      assert.equal(res.statusCode, 201, res.body);
+      const url = res.headers.location as string;
+      const filler = 'f'.repeat(800_000);
+      for (const [payload, type] of [[{ meta: filler }, MERGE], [[{ op: 'add', path: '/meta', value: filler }], JSON_PATCH]] as const) {
+        const blind = problem(await inject('PATCH', url, writer, payload, type), 413, 'record-too-large');
+        assert.equal(blind.size, undefined);
+        assert.doesNotMatch(blind.detail, /\d+ bytes\) as JSON/, blind.detail);
+        // A caller that may read is told the size.
+        assert.ok(problem(await inject('PATCH', url, both, payload, type), 413, 'record-too-large').detail.match(/\d+ bytes\) as JSON/));
+      }
+      assert.equal((await read(url)).json().meta, null, 'nothing was stored');
+    });
+
     test('an Idempotency-Key replay carries no record either, even for a key of the same subject that could read it first', async () => {
       const first = await inject('POST', '/vaults', { ...writer, 'idempotency-key': 'w-1' }, { label: 'idem-w', secret: SECRET }, 'application/json');
       recordless(first, 201);
