@@ -13,7 +13,10 @@ export interface ServeProcess {
   child: ChildProcess;
   port: number;
   url: string;
+  /** Everything printed on stdout and stderr, in the order it arrived. */
   output(): string;
+  /** What was printed on stdout alone. */
+  stdout(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -28,7 +31,8 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
+  let stdout = '';
+  child.stdout!.on('data', (d) => ((out += d), (stdout += d)));
   child.stderr!.on('data', (d) => (out += d));
   const port = await new Promise<number>((resolve, reject) => {
     // A server that never comes up is killed (cluster workers exit when their primary goes), so it cannot outlive the test.
@@ -54,6 +58,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     port,
     url: `http://127.0.0.1:${port}`,
     output: () => out,
+    stdout: () => stdout,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');

@@ -1,8 +1,8 @@
 // The event log: a page of `GET /events`, and live events from `/events/stream` read with fetch()
 // (EventSource cannot send the Authorization header, and tokens never go in URLs).
 import { api, readEventStream } from '../api.js';
-import { href } from '../router.js';
 import { cellText, fill, h, problemBox, table } from '../widgets.js';
+import { logPager } from './log-pager.js';
 
 const COLUMNS = [
   { label: 'event', key: 'id' },
@@ -66,10 +66,7 @@ export async function eventsView(main, _params, query) {
       });
   };
   const toggle = h('button', { type: 'button', class: 'primary', 'aria-pressed': 'false', onclick: () => (controller ? stop() : start()) }, 'Go live');
-  const next = page._links?.next;
-  const nav = h('nav', { class: 'pager', 'aria-label': 'Pages' },
-    query.has('cursor') ? h('a', { class: 'button', href: '#/events' }, '« First') : null,
-    next && events.length ? h('a', { class: 'button', rel: 'next', href: href('/events', new URL(next.href, location.origin).searchParams) }, 'Next ›') : null);
+  const nav = logPager('/events', page, query);
   fill(main, heading,
     h('p', {}, 'Every create, update and delete, oldest first, written in the same transaction as the change.'),
     h('div', { class: 'toolbar' }, toggle), state, liveTable,

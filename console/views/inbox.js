@@ -4,6 +4,7 @@
 import { api, webhookSources } from '../api.js';
 import { href } from '../router.js';
 import { cellText, fill, h, members, pre, problemBox, say, table } from '../widgets.js';
+import { logPager } from './log-pager.js';
 
 const enc = encodeURIComponent;
 
@@ -18,19 +19,6 @@ export async function inboxView(main) {
   } catch (err) {
     fill(main, heading, problemBox(err));
   }
-}
-
-/** A log page's pager: the server's next link, as a console link. */
-function logPager(path, page, query) {
-  const next = page._links?.next;
-  const items = [];
-  if (query.has('cursor')) {
-    const first = new URLSearchParams(query);
-    first.delete('cursor');
-    items.push(h('a', { class: 'button', href: href(path, first) }, '« First'));
-  }
-  if (next && page.count > 0) items.push(h('a', { class: 'button', rel: 'next', href: href(path, new URL(next.href, location.origin).searchParams) }, 'Next ›'));
-  return h('nav', { class: 'pager', 'aria-label': 'Pages' }, items);
 }
 
 export async function sourceView(main, { source }, query) {

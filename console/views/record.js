@@ -60,8 +60,10 @@ export async function newView(main, { collection }) {
     if (r.invalid) return fill(errBox, problemBox({ problem: { title: 'Some fields need fixing', detail: 'See the messages at the fields.' } }));
     try {
       const res = await api('POST', `/${collection}`, { body: r.body });
-      say(`Created ${collection} #${res.body.id}.`);
-      go(`/c/${collection}/${encodeURIComponent(res.body.id)}`);
+      // A token that may create but not read gets no record back, only its Location.
+      const id = res.body?.id ?? decodeURIComponent(String(res.headers.get('location')).split('/').pop());
+      say(`Created ${collection} #${id}.`);
+      go(`/c/${collection}/${encodeURIComponent(id)}`);
     } catch (err) {
       showFailure(err, form, errBox);
     }

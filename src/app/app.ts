@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { routeGuard } from '../auth/http/guard.js';
 import type { AppContext } from './context.js';
 import { idempotencyHooks } from '../http/idempotency.js';
+import { mayRead } from '../resources/http/record-request.js';
 import { createHttpServer } from '../http/connections.js';
 import { checkPostPreconditions } from '../http/conditional.js';
 import { handleError, handleNotFound } from '../http/errors.js';
@@ -21,6 +22,7 @@ import { opsState, SHUTTING_DOWN } from './ops/ops-state.js';
 import { registerOps, unmatchedHook } from './ops/register-ops.js';
 import { rawProblemBody, rawProblemHeaders, rawProblemOrigin } from '../http/raw-problem.js';
 import { NOSNIFF, nosniff } from '../http/nosniff.js';
+import type { ServerOrigin } from '../http/server-origin.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
 export interface AppOptions {
@@ -38,7 +40,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: ctx.config.server.bodyLimit,
     // Timeouts, the per-client connection cap and problem+json for parser errors and CONNECT, on every
     // server Fastify listens with (two when `localhost` resolves to two addresses).
-    serverFactory: (handler) => createHttpServer(refusedWhileDraining(handler, ops, ctx.publicUrl), { server: ctx.config.server, publicUrl: ctx.publicUrl }),
+    serverFactory: (handler) => createHttpServer(refusedWhileDraining(handler, ops, ctx.origin), { server: ctx.config.server, origin: ctx.origin }),
     // The factory's servers answer client errors themselves; Fastify's default answer is not a problem.
     clientErrorHandler: () => {},
     // Requests that arrive while draining get a problem (refusedWhileDraining), not Fastify's plain JSON.
@@ -48,6 +50,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: (error, request, reply) => handleError(error, request, reply.headers(NOSNIFF)),
   });
   app.decorate('restwell', ctx);
+  // Problem types, token iss/aud and the OAuth metadata follow the port actually bound, never a Host header.
+  ctx.origin.attach(app.server);
 
   // One JSON parser for every JSON media type: strict UTF-8, bounded depth, finite numbers.
   app.removeContentTypeParser('application/json');
@@ -65,7 +69,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   await ctx.auth.start();
   const routes = routeTable(ctx.resources.values(), ctx.config);
-  const idempotency = idempotencyHooks(ctx);
+  const idempotency = idempotencyHooks(ctx, mayRead);
   const formRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   const rawRoutes: Array<Parameters<FastifyInstance['route']>[0]> = [];
   for (const route of routes) {
@@ -100,10 +104,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
  * Once shutdown begins, a request arriving on a connection kept alive answers 503 `shutting-down`
  * and closes it (new connections are no longer accepted at all), while those already under way finish.
  */
-function refusedWhileDraining(handler: RequestListener, ops: { draining: boolean }, publicUrl: string | undefined): RequestListener {
+function refusedWhileDraining(handler: RequestListener, ops: { draining: boolean }, origin: ServerOrigin): RequestListener {
   return (request, response) => {
     if (!ops.draining) return handler(request, response);
-    const body = rawProblemBody('shutting-down', SHUTTING_DOWN.detail, rawProblemOrigin(request.socket, publicUrl, request.url));
+    const body = rawProblemBody('shutting-down', SHUTTING_DOWN.detail, rawProblemOrigin(origin.url, request.url));
     response.writeHead(503, { ...rawProblemHeaders(body), 'retry-after': SHUTTING_DOWN.retryAfter }).end(body);
   };
 }

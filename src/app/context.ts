@@ -12,6 +12,7 @@ import { compileSources, type CompileOptions, type Source } from '../webhooks/in
 import { OutboundHub } from '../webhooks/outbound/hub.js';
 import type { OutboundContext } from '../webhooks/outbound/http/outbound-context.js';
 import type { ResolvedSecretKey } from '../webhooks/outbound/secret-key.js';
+import { ServerOrigin } from '../http/server-origin.js';
 
 /** Everything a route handler of any feature needs, built once at start-up. */
 export interface AppContext extends AuthContext, WebhookContext, OutboundContext {
@@ -34,7 +35,7 @@ export interface AppPlan {
 export function planApp(config: RestwellConfig, options: CompileOptions = {}): AppPlan {
   const list = defineResources(config);
   const resources = new Map(list.map((r) => [r.name, r]));
-  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
+  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth, config.server.recordLimit)]));
   const problems: string[] = [];
   const sources = collect(problems, () => compileSources(config, resources, validators, options));
   const auth = collect(problems, () => resolveAuthSettings(config));
@@ -56,13 +57,15 @@ function collect<T>(problems: string[], check: () => T): T | undefined {
 /** Builds the context for a config, its plan, an opened store and the key that seals endpoint secrets. */
 export function createContext(config: RestwellConfig, store: Store, plan: AppPlan, secretKey: ResolvedSecretKey): AppContext {
   const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
+  const origin = new ServerOrigin(publicUrl, config.server.host, config.server.port);
   return {
     config,
     store,
     resources: plan.resources,
     validators: plan.validators,
     publicUrl,
-    auth: new AuthService(config, store, plan.auth),
+    origin,
+    auth: new AuthService(config, store, plan.auth, () => origin.url),
     webhooks: new WebhookHub(plan.sources, store, config),
     outbound: new OutboundHub(config.webhooks.outbound, store, secretKey, publicUrl),
   };

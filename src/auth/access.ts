@@ -63,6 +63,39 @@ export function decide(rules: AccessRule[], principal: Principal | undefined): A
 }
 
 /**
+ * What `principal` may read of `resource`: every record (`true`), none (`false`), or only the
+ * records this subject owns (its `owner` read rule). A write answers with the record only when
+ * its writer may read it, so write access never leaks read access.
+ */
+export function readView(resource: ResourceDefinition, principal: Principal | undefined): boolean | string {
+  let check = readChecks.get(resource);
+  if (!check) readChecks.set(resource, (check = accessCheck(rulesFor(resource, 'read'))));
+  const decision = check(principal);
+  return decision.allow ? (decision.owner ?? true) : false;
+}
+
+/** Each resource's read check, worked out once: every write asks it. */
+const readChecks = new WeakMap<ResourceDefinition, (principal: Principal | undefined) => AccessDecision>();
+
+/**
+ * True when someone who passes the rules of `op` may still be unable to read the record it
+ * writes, so the write's answer may come without the record (the OpenAPI document says so only
+ * where it can happen). Under an `owner` read rule that is a record another subject owns, or one
+ * written anonymously; under scopes, a writer lacking a scope the read rule needs.
+ */
+export function writeMayHideRecord(resource: ResourceDefinition, op: 'create' | 'replace' | 'patch' | 'delete'): boolean {
+  const read = resource.access.read;
+  if (read === 'public') return false;
+  const rules = rulesFor(resource, op);
+  if (rules.every((r) => r === 'public')) return true;
+  // Scopes the writer certainly holds: those the write rules demand (admins pass every rule).
+  const held = new Set(rules.flatMap(scopesOf));
+  if (read !== 'owner') return !scopesOf(read).every((s) => held.has(s));
+  // Own records only: a POST's record is the writer's; a PUT or PATCH reaches others' records unless its rule is `owner` too.
+  return op !== 'create' && !rules.includes('owner');
+}
+
+/**
  * The part of the event log `principal` may read. An event carries a record's representation, so
  * it is shown only to whoever could read that record: its resource's read rule applies, owner
  * rules included. Admins see everything (undefined); events of anything that is no configured

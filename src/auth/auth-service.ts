@@ -9,6 +9,7 @@ import { Keyring } from './keyring.js';
 import { OAuthClients } from './oauth-clients.js';
 import type { Principal } from './principal.js';
 import { RateLimiter } from './rate-limiter.js';
+import { Revocations } from './revocations.js';
 import { TokenCache } from './token-cache.js';
 
 /** Slack on top of token lifetime before a retired signing key leaves the JWKS (clock skew, caches). */
@@ -23,11 +24,22 @@ export class AuthService {
   readonly tokens: AccessTokens;
   readonly external: ExternalIssuers;
   readonly cache: TokenCache;
+  /** What open connections ask to learn that their credential was revoked, here or on another node. */
+  readonly revocations: Revocations;
   readonly limiter = new RateLimiter();
-  private readonly audiences = new Map<string, TokenAudience>();
+  private audienceAt?: { base: string; at: TokenAudience };
 
-  /** `settings` may be resolved beforehand, so a bad `auth` section is refused before the store opens. */
-  constructor(config: RestwellConfig, store: Store, settings: AuthSettings = resolveAuthSettings(config)) {
+  /**
+   * `settings` may be resolved beforehand, so a bad `auth` section is refused before the store opens.
+   * `baseUrl` is the server's origin (fixed at start: publicUrl, else host and port), the default
+   * `iss` and `aud`; commands that issue no tokens need none.
+   */
+  constructor(
+    config: RestwellConfig,
+    store: Store,
+    settings: AuthSettings = resolveAuthSettings(config),
+    private readonly baseUrl: () => string = () => settings.issuer ?? 'http://localhost',
+  ) {
     this.settings = settings;
     this.apiKeys = new ApiKeys(store);
     this.clients = new OAuthClients(store);
@@ -39,6 +51,7 @@ export class AuthService {
     this.tokens = new AccessTokens(store, this.keyring, this.clients, this.settings.tokenTtlSeconds);
     this.external = new ExternalIssuers(this.settings.issuers);
     this.cache = new TokenCache(this.settings.cacheTtlSeconds);
+    this.revocations = new Revocations(store, this.cache);
   }
 
   /** Loads (or, on first start, generates and stores) the signing key. */
@@ -46,18 +59,19 @@ export class AuthService {
     await this.keyring.current();
   }
 
-  /** The issuer and audience in force for a request reaching this server at `baseUrl`. */
-  audienceFor(baseUrl: string): TokenAudience {
-    // Asked on every authenticated request, nearly always for the same URL or two.
-    let at = this.audiences.get(baseUrl);
-    if (!at) {
-      const issuer = this.settings.issuer ?? baseUrl;
-      at = Object.freeze({ issuer, audience: this.settings.audience ?? issuer });
-      // The URL comes from the Host header, which any client sets: keep the map small.
-      if (this.audiences.size >= 100) this.audiences.clear();
-      this.audiences.set(baseUrl, at);
+  /**
+   * The `iss` and `aud` of the tokens this server issues and accepts: `auth.issuer` / `auth.audience`,
+   * else the server's origin. The same for every request whatever its Host header, so a token
+   * fetched through one name of the server (127.0.0.1) is good through any other (localhost).
+   */
+  audience(): TokenAudience {
+    const base = this.baseUrl();
+    // Asked on every authenticated request; the origin changes only once, when the server listens.
+    if (this.audienceAt?.base !== base) {
+      const issuer = this.settings.issuer ?? base;
+      this.audienceAt = { base, at: Object.freeze({ issuer, audience: this.settings.audience ?? issuer }) };
     }
-    return at;
+    return this.audienceAt.at;
   }
 
   /** The principal an Authorization header stands for (undefined: anonymous). Throws BearerError. */

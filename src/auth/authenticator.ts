@@ -3,7 +3,7 @@ import type { AccessTokens, TokenAudience } from './access-tokens.js';
 import type { ApiKeys } from './api-keys.js';
 import type { ExternalIssuers } from './external-issuers.js';
 import { BearerError, type Principal } from './principal.js';
-import { API_KEY_PREFIX } from './secrets.js';
+import { API_KEY_PREFIX, sha256 } from './secrets.js';
 import type { TokenCache } from './token-cache.js';
 
 // RFC 6750 §2.1: `Bearer` 1*SP b64token (token68). Only the token is captured.
@@ -48,6 +48,7 @@ async function verifyToken(parts: AuthenticatorParts, token: string, at: TokenAu
       scopes: new Set(key.scopes),
       via: 'api-key',
       tokenId: key.id,
+      keyHash: sha256(token),
       expiresAt: key.expiresAt ? Math.floor(Date.parse(key.expiresAt) / 1000) : undefined,
       rateKey: `key:${key.id}`,
     };

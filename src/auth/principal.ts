@@ -9,6 +9,8 @@ export interface Principal {
   clientId?: string;
   /** `jti` of a JWT, or the id of an API key. */
   tokenId?: string;
+  /** For an API key: the id of its stored document (the key's SHA-256), which revoking it deletes. */
+  keyHash?: string;
   /** Seconds since the epoch when the credential stops being valid, if it does. */
   expiresAt?: number;
   /** Whom rate limits count against: one bucket per credential holder. */

@@ -22,7 +22,7 @@ export function clientsCommand(): Command {
       if (!list.length) process.stderr.write('no OAuth clients\n');
     });
   storeOptions(clients.command('delete'))
-    .description('delete a client; its access tokens stop working too')
+    .description('delete a client; its access tokens stop working too, and their event streams end within events.stream.credentialCheck')
     .argument('<client_id>')
     .action(async (id: string, o: StoreOptions) => {
       if (!(await withAuth(o, (auth) => auth.clients.delete(id)))) throw new InvalidArgumentError(`no OAuth client has id ${id}`);

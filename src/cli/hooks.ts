@@ -42,20 +42,19 @@ export async function hooksSend(sourceName: string, options: HooksSendOptions): 
   if (res.statusCode >= 300) process.exitCode = 1;
 }
 
-/** Start-up lines with a ready-to-run `hooks send` command per source (the demo: sms and mail). */
-export function hooksBanner(config: RestwellConfig, port: number, configFile?: string): string {
+/** A ready-to-run `hooks send` command per source (the first four; the demo: sms and mail), for the start-up banner. */
+export function hooksCommands(config: RestwellConfig, port: number, configFile?: string): string[] {
   const names = Object.keys(config.webhooks.sources);
-  if (!names.length) return '';
+  if (!names.length) return [];
   const flags = [
     ...(port !== DEFAULTS.server.port ? [`--url http://localhost:${port}`] : []),
     ...(configFile ? [`--config ${configFile}`] : []),
     // The demo's generated secrets sit next to its database, so hooks send must find the same file.
     ...(!configFile && config.database !== DEFAULTS.database && databaseLocation(config.database).kind !== 'server' ? [`--db ${config.database}`] : []),
   ].join(' ');
-  const lines = names.slice(0, 4).map((name) => {
+  return names.slice(0, 4).map((name) => {
     // A text message gets a text worth replying to; the demo answers "who is homer?" with a number.
     const text = findProvider(config.webhooks.sources[name]!.provider)?.kind === 'sms' ? ' --text "who is homer?"' : '';
-    return `Send a signed test webhook:  ${cliCommand()} hooks send ${name}${text}${flags ? ` ${flags}` : ''}\n`;
+    return `${cliCommand()} hooks send ${name}${text}${flags ? ` ${flags}` : ''}`;
   });
-  return lines.join('');
 }

@@ -4,8 +4,12 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ImportError } from '../app/import/import-error.js';
 import { inferImport, type ImportPlan } from '../app/import/infer-resources.js';
 import { importConfigYaml } from '../app/import/import-config-yaml.js';
+import { placeInFile } from '../app/import/place-in-file.js';
 import { ConfigError, resolveConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
+import { describeJsonHazard } from '../core/json-hazards.js';
+import { pointerAtOffset } from '../core/json-members.js';
+import { decodeUtf8, JsonTextError, parseStrictJson } from '../core/strict-json.js';
 
 /** A json-server data file read, parsed and inferred, with the config it becomes. */
 export interface PreparedImport {
@@ -27,21 +31,18 @@ export function defaultConfigFile(file: string): string {
 
 /**
  * Reads a json-server data file and infers what it becomes; throws ImportError with one clear
- * line when it cannot be read, is not JSON, or does not have json-server's shape.
+ * line when it cannot be read, is not JSON, or does not have json-server's shape. The file is
+ * held to what a request body is (UTF-8, I-JSON: no lone surrogate, no repeated member name),
+ * and a line about a row names its collection, index and id.
  */
 export function prepareImport(file: string, options: { config?: string; db?: string; port?: number; host?: string }): PreparedImport {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     throw new ImportError([`cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`], file);
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new ImportError([`it is not valid JSON: ${(err as Error).message}`], file);
-  }
+  const data = readDataFile(bytes, file);
   const plan = inferImport(data, file);
   if (!plan.collections.length) throw new ImportError(['it holds no collection (no member is an array of objects)'], file);
   const configFile = options.config ?? defaultConfigFile(file);
@@ -55,7 +56,37 @@ export function prepareImport(file: string, options: { config?: string; db?: str
     if (err instanceof ConfigError) throw new ImportError(err.problems.map((p) => p.replace(/^resources\.([^:]+): /, '$1: ')), file);
     throw err;
   }
-  return { source: file, path: resolve(file), sha256: createHash('sha256').update(text).digest('hex'), plan, config, configFile, configText };
+  return { source: file, path: resolve(file), sha256: createHash('sha256').update(bytes).digest('hex'), plan, config, configFile, configText };
+}
+
+/** The parsed file; an ImportError naming the place (collection, row, member) of what it cannot be. */
+function readDataFile(bytes: Buffer, file: string): unknown {
+  let text: string;
+  try {
+    text = decodeUtf8(bytes);
+  } catch (err) {
+    if (!(err instanceof JsonTextError && err.utf8)) throw err;
+    throw new ImportError([`${badBytesPlace(err.utf8.text, err.utf8.charOffset)} ${err.message}`], file);
+  }
+  try {
+    return parseStrictJson(text);
+  } catch (err) {
+    if (!(err instanceof JsonTextError)) throw err;
+    if (!err.hazard) throw new ImportError([`it ${err.message}`], file);
+    // The text is JSON (only its content was refused), so the place can be named by row and id.
+    throw new ImportError([`${placeInFile(JSON.parse(text), err.hazard.pointer)} ${describeJsonHazard(err.hazard, Infinity)}`], file);
+  }
+}
+
+/** Where bad bytes are, when the file is JSON once they read as U+FFFD (they are inside a string). */
+function badBytesPlace(text: string, offset: number): string {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return 'it';
+  }
+  return placeInFile(data, pointerAtOffset(text, offset));
 }
 
 /** What was inferred, a line per collection, for stderr. */

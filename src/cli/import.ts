@@ -59,6 +59,7 @@ export async function importInto(prepared: PreparedImport, replace: boolean, for
       source: prepared.source,
       replace,
       maxJsonDepth: prepared.config.server.maxJsonDepth,
+      recordLimit: prepared.config.server.recordLimit,
       onProgress: progress.onProgress,
       marker: { file: prepared.path, sha256: prepared.sha256 },
     });

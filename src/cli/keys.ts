@@ -56,7 +56,7 @@ export function keysCommand(): Command {
       if (!list.length) process.stderr.write('no API keys\n');
     });
   storeOptions(keys.command('revoke'))
-    .description('revoke an API key by id (running servers stop accepting it within the token cache TTL)')
+    .description('revoke an API key by id (running servers stop accepting it within the token cache TTL, and end its event streams within events.stream.credentialCheck)')
     .argument('<id>', 'the key id, as `keys list` shows it')
     .action(async (id: string, o: StoreOptions) => {
       if (!(await withAuth(o, (auth) => auth.apiKeys.revoke(id)))) throw new InvalidArgumentError(`no API key has id ${id}`);

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
 import { ImportError } from '../app/import/import-error.js';
-import { SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
+import { SchemaSyncError, StoreFullError, StoreUnavailableError } from '../store/errors.js';
 import { clientsCommand } from './clients.js';
 import { keysCommand } from './keys.js';
 import { openapi } from './openapi.js';
@@ -90,7 +90,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError || err instanceof StartupError) {
+  if (err instanceof InvalidArgumentError || err instanceof ConfigError || err instanceof ImportError || err instanceof SchemaSyncError || err instanceof StoreUnavailableError || err instanceof StoreFullError || err instanceof StartupError) {
     process.stderr.write(`restwell: ${err.message}\n`);
   } else if (isEnvironmentError(err)) {
     // The file system refused (a database path that cannot be created or opened): not a bug, no stack.

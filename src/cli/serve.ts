@@ -4,12 +4,11 @@ import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
 import { StoreRefusedError, StoreUnavailableError } from '../store/errors.js';
 import { listenFailure } from './startup-error.js';
-import { createKeyCommand } from './keys.js';
 import { isWorker, superviseWorkers } from './workers.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
-import { hooksBanner } from './hooks.js';
+import { printBanner } from './startup-banner.js';
 import { redact } from './redact.js';
-import { describeAccess, exposureWarning } from '../auth/exposure.js';
+import { exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
 
 /** Options of `restwell serve`. */
@@ -105,7 +104,9 @@ async function supervise(config: RestwellConfig, workers: number, dbWait?: numbe
 
 /**
  * Creates the server, retrying with backoff while the database cannot be reached (a database
- * container still starting, a failover in progress), for up to `waitSeconds` (default 30).
+ * container still starting, a failover in progress), for up to `waitSeconds` (default 30). Any
+ * wait but 0 retries at least once, however long the first attempt took (a slow or loaded machine
+ * must not turn `--db-wait 1` into no retry at all); the last wait is cut to what is left.
  */
 export async function startServer(config: RestwellConfig, waitSeconds = 30): Promise<RestwellServer> {
   const giveUpAt = Date.now() + waitSeconds * 1000;
@@ -115,10 +116,12 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
     } catch (err) {
       // A refusal for good (no such database, wrong password) is reported at once: waiting cannot fix it.
       if (!(err instanceof StoreUnavailableError) || err instanceof StoreRefusedError) throw err;
-      const delay = Math.min(5000, 250 * 2 ** attempt);
-      if (Date.now() + delay > giveUpAt) {
-        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempt} attempts): ${err.message}`);
+      const left = giveUpAt - Date.now();
+      if (waitSeconds === 0 || (left <= 0 && attempt > 1)) {
+        const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempts}): ${err.message}`);
       }
+      const delay = Math.max(0, Math.min(5000, 250 * 2 ** attempt, left));
       process.stderr.write(`restwell: database at ${redact(config.database)} unavailable (attempt ${attempt}): ${err.message}; retrying in ${delay / 1000}s\n`);
       await new Promise((r) => setTimeout(r, delay));
     }
@@ -126,20 +129,12 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
 }
 
 /**
- * What `serve` prints once it listens: the resources and each one's effective access (defaults
- * filled in), how to try it and get a key; and, on stderr, a warning when it listens beyond
- * loopback while anyone can write without a token (see auth/exposure.ts).
+ * What `serve` prints once it listens (see printBanner: text in a terminal, a JSON log line
+ * otherwise) and, on stderr, a warning when it listens beyond loopback while anyone can write
+ * without a token (see auth/exposure.ts).
  */
 function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string): void {
-  const first = resources[0]?.name;
-  process.stdout.write(
-    `\nRestwell is serving ${resources.map((r) => r.name).join(', ')} on http://localhost:${port} (database: ${redact(config.database)}${workers > 1 ? `, ${workers} workers` : ''})\n` +
-      resources.map((r) => `  ${describeAccess(r)}\n`).join('') +
-      (first ? `Try:  curl -i http://localhost:${port}/${first}\n` : '') +
-      `Create an API key (printed once):  ${createKeyCommand({ ...config, database: redact(config.database) }, configFile)}\n` +
-      hooksBanner(config, port, configFile) +
-      '\n',
-  );
+  printBanner({ config, resources, port, workers, configFile });
   const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }

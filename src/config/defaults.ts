@@ -41,7 +41,7 @@ export const DEFAULTS = {
       rotationOverlap: '24h',
     },
   },
-  events: { stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb' } },
+  events: { stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb', credentialCheck: '5s' } },
   auth: {
     tokenTtl: '15m',
     cacheTtl: '10s',
@@ -52,6 +52,21 @@ export const DEFAULTS = {
     rateLimit: { limit: 1000, window: '1m', resources: {} },
   },
 } as const;
+
+/**
+ * The most `server.recordLimit` may be: one record, or one event carrying it, must stay far below
+ * the longest string JavaScript can hold (about 512 MiB), so it can always be serialized and read.
+ */
+export const MAX_RECORD_LIMIT = 256 * 1024 ** 2;
+
+/**
+ * `server.recordLimit` when the config leaves it out: the request body limit, or a webhook source's
+ * own larger `bodyLimit` when that source stores what it receives or emits it as an event (an
+ * e-mail it accepts must fit in a record), never above MAX_RECORD_LIMIT.
+ */
+export function defaultRecordLimit(bodyLimit: number, storingSourceLimits: number[]): number {
+  return Math.min(MAX_RECORD_LIMIT, Math.max(bodyLimit, ...storingSourceLimits));
+}
 
 /**
  * Access of a resource whose `access` block leaves an operation out (or has no block at all):

@@ -151,3 +151,18 @@ test('id: string is accepted; a reference to it takes string ids of the rule as 
   assert.match(problemsOf({ resources: { tags, things: { fields: { t: { type: 'reference', to: 'tags', default: 'a b' } } } } }).join(), /resources\.things\.fields\.t\.default: "a b" /);
   assert.match(problemsOf({ resources: { tags: { id: 'text', fields: {} } } }).join(), /resources\.tags\.id: must be one of: integer, uuid, string/);
 });
+
+test('server.recordLimit: bodyLimit by default, a storing or emitting source\'s larger bodyLimit, or as given up to 256mb', () => {
+  const resources = { notes: { fields: { text: { type: 'string' } } } };
+  const limitOf = (raw: Record<string, unknown>) => resolveConfig({ resources, ...raw }, { env: {} }).server.recordLimit;
+  assert.equal(limitOf({}), 1024 * 1024);
+  assert.equal(limitOf({ server: { bodyLimit: '2mb' } }), 2 * 1024 * 1024);
+  const source = (actions: unknown[]) => ({ webhooks: { sources: { in: { provider: 'generic', verify: 'none', bodyLimit: '10mb', actions } } } });
+  assert.equal(limitOf(source([{ store: 'notes' }])), 10 * 1024 * 1024, 'what a source accepts, it can store');
+  assert.equal(limitOf(source([{ emit: true }])), 10 * 1024 * 1024);
+  assert.equal(limitOf(source([])), 1024 * 1024, 'a source that keeps nothing does not raise it');
+  assert.equal(limitOf({ server: { recordLimit: '64kb' }, ...source([{ store: 'notes' }]) }), 64 * 1024);
+  assert.equal(limitOf({ server: { recordLimit: 5000 } }), 5000);
+  assert.ok(problemsOf({ resources, server: { recordLimit: '300mb' } }).some((p) => p.startsWith('server.recordLimit: 300mb is more than 256mb')));
+  assert.ok(problemsOf({ resources, server: { recordLimit: 'huge' } }).some((p) => p.startsWith('server.recordLimit')));
+});

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { configAjv } from './ajv.js';
-import { DEFAULTS, DEMO_CONFIG } from './defaults.js';
+import { DEFAULTS, DEMO_CONFIG, MAX_RECORD_LIMIT, defaultRecordLimit } from './defaults.js';
 import { substituteEnv } from './env.js';
 import { checkFields } from './check-fields.js';
 import { configSchema } from './schema.js';
@@ -55,11 +55,15 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError([`server.headersTimeout: ${server.headersTimeout} is longer than server.requestTimeout (${server.requestTimeout}), which includes the headers`], source);
   }
+  const bodyLimit = parseBytes(server.bodyLimit);
+  const recordLimit = recordLimitOf(server.recordLimit, bodyLimit, substituted.webhooks?.sources ?? {});
+  if (recordLimit > MAX_RECORD_LIMIT) throw new ConfigError([`server.recordLimit: ${server.recordLimit} is more than 256mb, the most a record may be`], source);
   return {
     server: {
       port,
       host: options.overrides?.host ?? env.HOST ?? server.host,
-      bodyLimit: parseBytes(server.bodyLimit),
+      bodyLimit,
+      recordLimit,
       maxJsonDepth: server.maxJsonDepth,
       headersTimeoutMs,
       requestTimeoutMs,
@@ -84,6 +88,13 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
   };
 }
 
+/** `server.recordLimit` as given, else its default from the body limits (see defaultRecordLimit). */
+function recordLimitOf(given: number | string | undefined, bodyLimit: number, sources: Record<string, { bodyLimit?: number | string; actions?: object[] }>): number {
+  if (given !== undefined) return parseBytes(given);
+  const storing = Object.values(sources).filter((s) => s.bodyLimit !== undefined && s.actions?.some((a) => 'store' in a || 'emit' in a));
+  return defaultRecordLimit(bodyLimit, storing.map((s) => parseBytes(s.bodyLimit!)));
+}
+
 function outboundConfig(o: typeof DEFAULTS.webhooks.outbound & { secretKey?: string }): RestwellConfig['webhooks']['outbound'] {
   return {
     dispatch: o.dispatch,
@@ -101,7 +112,7 @@ function outboundConfig(o: typeof DEFAULTS.webhooks.outbound & { secretKey?: str
 }
 
 function streamConfig(s: typeof DEFAULTS.events.stream): RestwellConfig['events']['stream'] {
-  return { heartbeatMs: parseDurationMs(s.heartbeat), maxClients: s.maxClients, bufferBytes: parseBytes(s.bufferSize) };
+  return { heartbeatMs: parseDurationMs(s.heartbeat), maxClients: s.maxClients, bufferBytes: parseBytes(s.bufferSize), credentialCheckMs: parseDurationMs(s.credentialCheck) };
 }
 
 function readConfigFile(file: string): unknown {

@@ -42,6 +42,10 @@ export const configSchema = {
           description: 'Largest accepted request body: bytes, or a size such as 512kb or 1mb',
           oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
         },
+        recordLimit: {
+          description: 'Largest record a write may produce, as JSON: bytes, or a size such as 1mb, at most 256mb. A POST, PUT, PATCH (checked at each JSON Patch operation), webhook store action or import row whose record would be larger is refused (413 over HTTP). Default: bodyLimit, or the larger bodyLimit of a webhook source that stores records',
+          oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
+        },
         maxJsonDepth: { description: 'Deepest nesting accepted in a JSON body, a stored json value or a webhook payload (default 64)', type: 'integer', minimum: 2, maximum: 1000 },
         headersTimeout: { ...positiveDuration, description: 'Longest time a client may take to send the request line and headers, e.g. 10s (default); then 408' },
         requestTimeout: { ...positiveDuration, description: 'Longest time a client may take to send a whole request, body included, e.g. 30s (default); then 408. At least headersTimeout' },
@@ -126,6 +130,10 @@ export const configSchema = {
           properties: {
             heartbeat: { ...durationMsSchema(true), description: 'How often a comment line is sent on an idle stream (default 15s)' },
             maxClients: { type: 'integer', minimum: 1, description: 'Streams open at once per node (default 10000); more get 503' },
+            credentialCheck: {
+              ...durationMsSchema(true),
+              description: 'How often each node re-checks the credentials its open streams were opened with (default 5s): a stream whose API key was revoked, whose access token was revoked or whose OAuth client was deleted, on any node or by the CLI, ends',
+            },
             bufferSize: {
               description: 'Data queued for one client that does not read; past it the client is dropped and resumes with Last-Event-ID (default 1mb)',
               oneOf: [{ type: 'integer', minimum: 1024 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],

@@ -59,6 +59,8 @@ export interface RestwellConfig {
     port: number;
     host: string;
     bodyLimit: number;
+    /** Largest record (its field data as JSON, in bytes) a write may produce: see defaultRecordLimit. */
+    recordLimit: number;
     /** Deepest nesting accepted in a JSON body, a stored json value or a webhook payload. */
     maxJsonDepth: number;
     /** Longest wait for the request line and headers (408 after it). */
@@ -125,6 +127,8 @@ export interface StreamConfig {
   maxClients: number;
   /** Bytes queued for one client that is not reading; past it the client is dropped (it resumes with Last-Event-ID). */
   bufferBytes: number;
+  /** How often the credentials of open streams are checked again against the store (a revocation on any node ends them). */
+  credentialCheckMs: number;
 }
 
 /** An external identity provider whose JWT access tokens are accepted (verified against its JWKS). */
@@ -146,7 +150,7 @@ export interface RateLimitFileConfig {
 
 /** The `auth` section as written in the config file (durations as text); see src/auth/auth-config.ts. */
 export interface AuthFileConfig {
-  /** `iss` of the tokens this server issues; default server.publicUrl, else the request's base URL. */
+  /** `iss` of the tokens this server issues; default the server's origin (server.publicUrl, else host and port, decided at start; never a request's Host). */
   issuer?: string;
   /** `aud` of the tokens this server issues and requires; default the issuer. */
   audience?: string;

@@ -18,8 +18,20 @@ export interface FieldError {
 
 /** The body is well-formed JSON but breaks the resource's rules. */
 export class ValidationError extends DomainError {
-  constructor(readonly errors: FieldError[], message = describe(errors)) {
-    super('validation-failed', message, { errors });
+  constructor(readonly errors: FieldError[], message = describe(errors), code: 'validation-failed' | 'record-too-large' = 'validation-failed') {
+    super(code, message, { errors });
+  }
+}
+
+/**
+ * A write whose resulting record would be larger than the record limit (`server.recordLimit`).
+ * A ValidationError, so every path that refuses an invalid record (a webhook's store action, an
+ * import row) refuses this one the same way; over HTTP it is its own problem, a 413.
+ */
+export class RecordTooLargeError extends ValidationError {
+  constructor(detail: string, pointer = '', extra: Record<string, unknown> = {}) {
+    super([{ pointer, detail }], detail, 'record-too-large');
+    Object.assign(this.extra, extra);
   }
 }
 

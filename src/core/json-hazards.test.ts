@@ -30,3 +30,12 @@ test('prototype-poisoning members are found as Fastify finds them', () => {
 test('values no JSON text can hold are found', () => {
   assert.deepEqual(findJsonHazard({ tags: { x: Object } }, 64), { kind: 'not-json', pointer: '/tags/x' });
 });
+
+test('lone surrogates in strings and member names are found at any depth; pairs are text', () => {
+  assert.deepEqual(findJsonHazard(JSON.parse('{"a":[1,{"b":"x\\ud800"}]}'), 64), { kind: 'lone-surrogate', pointer: '/a/1/b' });
+  assert.deepEqual(findJsonHazard(JSON.parse('"\\udc00"'), 64), { kind: 'lone-surrogate', pointer: '' });
+  assert.deepEqual(findJsonHazard(JSON.parse('["\\ud83d\\ude00", "\\ude00\\ud83d"]'), 64), { kind: 'lone-surrogate', pointer: '/1' }, 'a low half before a high one pairs with nothing');
+  // The pointer is shown to people: the lone half is written as its escape, so the text stays Unicode.
+  assert.deepEqual(findJsonHazard(JSON.parse('{"k\\ud800":1}'), 64), { kind: 'lone-surrogate', pointer: '/k\\uD800' });
+  assert.equal(findJsonHazard(JSON.parse('{"emoji":"😀 \\ud83d\\ude00","\\ud83d\\ude00":"\\\\ud800"}'), 64), undefined, 'pairs, and an escaped backslash before ud800, are fine');
+});

@@ -4,9 +4,12 @@ export interface JsonHazard {
    * `depth`: nests deeper than the limit; `number`: a number JSON.parse turned into ±Infinity
    * (e.g. `1e400`); `prototype-key`: a `__proto__` member, or a `constructor` holding `prototype`,
    * which the body parser refuses (prototype poisoning), so a value holding one could never be sent back;
-   * `not-json`: a function or other non-JSON value (what a JSON Patch copies from an inherited member).
+   * `not-json`: a function or other non-JSON value (what a JSON Patch copies from an inherited member);
+   * `lone-surrogate`: a string or member name holding half of a UTF-16 surrogate pair (`"\ud800"`),
+   * which is no Unicode character, so no engine can store it as sent (RFC 8259 §8.2, I-JSON);
+   * `duplicate-member`: an object naming one member twice (found in JSON text only; see json-members.ts).
    */
-  kind: 'depth' | 'number' | 'prototype-key' | 'not-json';
+  kind: 'depth' | 'number' | 'prototype-key' | 'not-json' | 'lone-surrogate' | 'duplicate-member';
   /** JSON Pointer (RFC 6901) to the offending value. */
   pointer: string;
 }
@@ -18,13 +21,17 @@ interface Step {
   key?: string;
 }
 
+/** ES2024's String.prototype.isWellFormed: Node 20 has it, the ES2023 lib this project compiles against does not declare it. */
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
 /**
  * The first hazard in a parsed JSON value, or undefined when it is safe to validate, store and
  * serialize. Measured without recursion, so a value nested 100,000 levels cannot overflow the
- * stack here; depth counts as in `exceedsDepth` (a scalar is 0, `[]` and `{}` are 1).
+ * stack here; depth counts a scalar as 0, `[]` and `{}` as 1.
  */
 export function findJsonHazard(value: unknown, maxDepth: number): JsonHazard | undefined {
   if (typeof value === 'number' && !Number.isFinite(value)) return { kind: 'number', pointer: '' };
+  if (typeof value === 'string' && !isWellFormed(value)) return { kind: 'lone-surrogate', pointer: '' };
   if (value === null || typeof value !== 'object') return undefined;
   const stack: Step[] = [{ node: value, depth: 1 }];
   while (stack.length) {
@@ -35,6 +42,7 @@ export function findJsonHazard(value: unknown, maxDepth: number): JsonHazard | u
       return { kind: 'prototype-key', pointer: pointerOf(step, Object.hasOwn(node, '__proto__') ? '__proto__' : 'constructor') };
     }
     for (const key of Object.keys(node)) {
+      if (!isWellFormed(key)) return { kind: 'lone-surrogate', pointer: pointerOf(step, key) };
       const child = node[key];
       switch (typeof child) {
         case 'object':
@@ -44,6 +52,8 @@ export function findJsonHazard(value: unknown, maxDepth: number): JsonHazard | u
           if (!Number.isFinite(child)) return { kind: 'number', pointer: pointerOf(step, key) };
           break;
         case 'string':
+          if (!isWellFormed(child)) return { kind: 'lone-surrogate', pointer: pointerOf(step, key) };
+          break;
         case 'boolean':
         case 'undefined': // an absent member, as JSON.stringify treats it
           break;
@@ -66,7 +76,21 @@ function isPoisoned(node: Record<string, unknown>): boolean {
 function pointerOf(step: Step, key?: string): string {
   const keys = key === undefined ? [] : [key];
   for (let s: Step | undefined = step; s?.key !== undefined; s = s.parent) keys.push(s.key);
-  return keys.reverse().map((k) => `/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  return jsonPointer(keys.reverse());
+}
+
+/**
+ * The JSON Pointer (RFC 6901) of a path of member names and indexes. It is shown to people (a
+ * problem's detail, an import's message), so a lone surrogate in a name is written as its `\uXXXX`
+ * escape: the text stays valid Unicode, and says what was sent.
+ */
+export function jsonPointer(path: ReadonlyArray<string | number>): string {
+  let pointer = '';
+  for (const step of path) {
+    const name = typeof step === 'number' ? String(step) : step.replaceAll('~', '~0').replaceAll('/', '~1');
+    pointer += `/${isWellFormed(name) ? name : name.replace(/\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  }
+  return pointer;
 }
 
 /** What is wrong at `hazard.pointer`, for a problem's `errors[].detail` or `detail`. */
@@ -80,5 +104,9 @@ export function describeJsonHazard(hazard: JsonHazard, maxDepth: number): string
       return 'is a "__proto__" member, or a "constructor" member holding "prototype": refused, as such members poison object prototypes';
     case 'not-json':
       return 'is not a JSON value; a JSON Patch "from" must name a member the document has, not an inherited one';
+    case 'lone-surrogate':
+      return 'holds an unpaired UTF-16 surrogate (a \\uD800-\\uDFFF escape without its other half), which is not a Unicode character: text must be valid Unicode (RFC 8259 §8.2, I-JSON RFC 7493 §2.1); send the character itself or both halves of its pair';
+    case 'duplicate-member':
+      return 'repeats a member name of its object: member names must be unique (RFC 8259 §4, I-JSON RFC 7493 §2.3), since parsers disagree on which value wins';
   }
 }

@@ -1,8 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from '../config/ajv.js';
-import { ValidationError, type FieldError } from './errors.js';
+import { RecordTooLargeError, ValidationError, type FieldError } from './errors.js';
 import { bodySchema } from './field-schema.js';
 import { describeJsonHazard, findJsonHazard } from './json-hazards.js';
+import { formatBytes, jsonSize } from './json-size.js';
 import { SYSTEM_FIELDS, type StoredRecord } from './record.js';
 import type { ResourceDefinition } from './resource.js';
 
@@ -12,8 +13,11 @@ const HAL_MEMBERS = ['_links', '_embedded'];
 export class RecordValidator {
   private readonly check: ValidateFunction;
 
-  /** `maxJsonDepth` bounds the nesting of a whole representation (the record object is level 1). */
-  constructor(private readonly resource: ResourceDefinition, all: ResourceDefinition[], private readonly maxJsonDepth: number) {
+  /**
+   * `maxJsonDepth` bounds the nesting of a whole representation (the record object is level 1);
+   * `recordLimit` the size of a record's field data as JSON, in bytes (`server.recordLimit`).
+   */
+  constructor(private readonly resource: ResourceDefinition, all: ResourceDefinition[], private readonly maxJsonDepth: number, readonly recordLimit: number) {
     this.check = createAjv().compile(bodySchema(resource, all));
   }
 
@@ -21,11 +25,14 @@ export class RecordValidator {
    * Validates a full representation (POST, PUT, or the result of a PATCH) and returns the
    * record's complete field data: defaults filled in, absent optional fields null, datetimes
    * normalised to UTC. Server-managed members are accepted only when they repeat the current
-   * values (so a GET body can be sent back with PUT); HAL members are ignored. A result nested
+   * values (so a GET body can be sent back with PUT), and never from a `blind` writer, one that
+   * may not read the record (apart from the id, which its URL names); HAL members are ignored. A result nested
    * deeper than the limit, or holding what the body parser refuses, is refused here too: whatever
    * is stored can always be read, sent back and patched again (a patch could build it otherwise).
+   * A record larger than `recordLimit` is a RecordTooLargeError: what a write produces is bounded
+   * like its body is, whichever way it was built (a patch, a webhook's mapping, an import row).
    */
-  prepare(body: unknown, current?: StoredRecord, pathId?: string | number): Record<string, unknown> {
+  prepare(body: unknown, current?: StoredRecord, pathId?: string | number, blind = false): Record<string, unknown> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new ValidationError([{ pointer: '', detail: `must be a JSON object with the fields of ${this.resource.name}` }]);
     }
@@ -38,7 +45,8 @@ export class RecordValidator {
       if (!(key in input)) continue;
       const value = input[key];
       delete input[key];
-      const expected = key === 'id' ? (current?.id ?? pathId) : current?.[key];
+      // A blind writer (one that may not read the record) is never told, nor lets guess, the stored values.
+      const expected = key === 'id' ? (current?.id ?? pathId) : blind ? undefined : current?.[key];
       if (expected === undefined || value !== expected) {
         errors.push({ pointer: `/${key}`, detail: `is read-only: the server sets ${key}${expected === undefined ? '' : ` (currently ${JSON.stringify(expected)})`}` });
       }
@@ -46,7 +54,22 @@ export class RecordValidator {
     if (!this.check(input)) errors.push(...(this.check.errors ?? []).map((e) => this.describe(e)));
     else errors.push(...this.portable(input));
     if (errors.length) throw new ValidationError(errors);
-    return this.complete(input);
+    const data = this.complete(input);
+    const size = jsonSize(data);
+    if (size > this.recordLimit) {
+      // The size counts stored members too: a blind writer learns only that the limit was crossed.
+      if (blind) throw blindRecordTooLarge(this.resource.name, this.recordLimit);
+      throw new RecordTooLargeError(recordTooLarge(this.resource.name, size, this.recordLimit), '', { size, limit: this.recordLimit });
+    }
+    return data;
+  }
+
+  /**
+   * The most a JSON Patch may make the plain representation of `current` (what PATCH patches):
+   * the record limit, plus the server-managed members that representation adds to the field data.
+   */
+  patchLimit(current: StoredRecord): number {
+    return this.recordLimit + jsonSize({ id: current.id, version: current.version, createdAt: current.createdAt, updatedAt: current.updatedAt });
   }
 
   private complete(input: Record<string, unknown>): Record<string, unknown> {
@@ -107,6 +130,19 @@ export class RecordValidator {
         return { pointer: e.instancePath, detail: e.message ?? 'is invalid' };
     }
   }
+}
+
+/**
+ * A record over the limit, told to a writer that may not read it: without the size, which would
+ * tell how large the stored members it cannot read are.
+ */
+export function blindRecordTooLarge(resource: string, limit: number, pointer = ''): RecordTooLargeError {
+  return new RecordTooLargeError(`the ${resource} record would be more than the ${formatBytes(limit)} (${limit} bytes) a record may be (server.recordLimit)`, pointer, { limit });
+}
+
+/** The detail of a record over the limit. */
+function recordTooLarge(resource: string, size: number, limit: number): string {
+  return `the ${resource} record would be ${formatBytes(size)} (${size} bytes) as JSON, more than the ${formatBytes(limit)} (${limit} bytes) a record may be (server.recordLimit)`;
 }
 
 /**

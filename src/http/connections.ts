@@ -3,12 +3,13 @@ import type { Socket } from 'node:net';
 import type { RestwellConfig } from '../config/types.js';
 import { handleClientError, KNOWN_METHODS } from './errors.js';
 import { localAuthority, rawProblemBody, rawProblemHeaders, rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
+import type { ServerOrigin } from './server-origin.js';
 
 /** What the connection layer needs from the config. */
 export interface ConnectionOptions {
   server: RestwellConfig['server'];
-  /** `server.publicUrl` without its trailing slash, the base of problem `type` URLs. */
-  publicUrl?: string;
+  /** The server's origin, the base of problem `type` URLs. */
+  origin: ServerOrigin;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface ConnectionOptions {
  * what never reaches a route (parser errors, a missing Host, CONNECT).
  */
 export function createHttpServer(handler: RequestListener, options: ConnectionOptions): Server {
-  const { server: config, publicUrl } = options;
+  const { server: config, origin } = options;
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -29,12 +30,12 @@ export function createHttpServer(handler: RequestListener, options: ConnectionOp
       // withHost answers a missing Host itself: Node's own answer is a bare 400 without a problem.
       requireHostHeader: false,
     },
-    withHost(handler, publicUrl),
+    withHost(handler, origin),
   );
-  server.on('clientError', (err: Error, socket: Socket) => handleClientError(err, socket, publicUrl));
-  server.on('connect', (request: IncomingMessage, socket: Socket) => refuseConnect(request, socket, publicUrl));
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => refuseExpectation(request, response, publicUrl));
-  capConnectionsPerClient(server, config.maxConnectionsPerClient, publicUrl);
+  server.on('clientError', (err: Error, socket: Socket) => handleClientError(err, socket, origin.url));
+  server.on('connect', (request: IncomingMessage, socket: Socket) => refuseConnect(request, socket, origin));
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => refuseExpectation(request, response, origin));
+  capConnectionsPerClient(server, config.maxConnectionsPerClient, origin);
   return server;
 }
 
@@ -42,29 +43,29 @@ export function createHttpServer(handler: RequestListener, options: ConnectionOp
  * RFC 9112 §3.2: an HTTP/1.1 request without Host is 400. An HTTP/1.0 one may omit it; it gets the
  * authority the client connected to (§3.3), so links and problem types built from it stay absolute.
  */
-function withHost(handler: RequestListener, publicUrl: string | undefined): RequestListener {
+function withHost(handler: RequestListener, origin: ServerOrigin): RequestListener {
   return (request, response) => {
     if (request.headers.host !== undefined) return handler(request, response);
     if (request.httpVersion === '1.0') {
       request.headers.host = localAuthority(request.socket);
       return handler(request, response);
     }
-    const body = rawProblemBody('malformed-request', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)', rawProblemOrigin(request.socket, publicUrl, request.url));
+    const body = rawProblemBody('malformed-request', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)', rawProblemOrigin(origin.url, request.url));
     response.writeHead(400, rawProblemHeaders(body)).end(body);
   };
 }
 
 /** An Expect other than 100-continue is 417 (RFC 9110 §10.1.1); Node's own 417 has no problem body. */
-function refuseExpectation(request: IncomingMessage, response: ServerResponse, publicUrl: string | undefined): void {
-  const body = rawProblemBody('expectation-failed', `Expect: ${request.headers.expect} is not an expectation this server meets; only 100-continue is`, rawProblemOrigin(request.socket, publicUrl, request.url));
+function refuseExpectation(request: IncomingMessage, response: ServerResponse, origin: ServerOrigin): void {
+  const body = rawProblemBody('expectation-failed', `Expect: ${request.headers.expect} is not an expectation this server meets; only 100-continue is`, rawProblemOrigin(origin.url, request.url));
   response.writeHead(417, rawProblemHeaders(body)).end(body);
 }
 
 /** CONNECT asks for a tunnel; this server is not a proxy (without a listener Node drops the socket unanswered). */
-function refuseConnect(request: IncomingMessage, socket: Socket, publicUrl: string | undefined): void {
+function refuseConnect(request: IncomingMessage, socket: Socket, origin: ServerOrigin): void {
   const detail = `CONNECT ${request.url} asks for a tunnel; this server is not a proxy. Use ${[...KNOWN_METHODS].join(', ')}`;
   socket.on('error', () => socket.destroy());
-  socket.end(rawProblemResponse('not-implemented', detail, rawProblemOrigin(socket, publicUrl)), () => socket.destroy());
+  socket.end(rawProblemResponse('not-implemented', detail, rawProblemOrigin(origin.url)), () => socket.destroy());
 }
 
 /** How long a refused connection may stay open to take its request bytes and read the answer. */
@@ -77,14 +78,14 @@ const RETRY_AFTER_SECONDS = 1;
  * so a connection beyond the cap never reaches the parser (none of its requests can run): it is
  * answered 429 and closed.
  */
-function capConnectionsPerClient(server: Server, max: number, publicUrl: string | undefined): void {
+function capConnectionsPerClient(server: Server, max: number, origin: ServerOrigin): void {
   const httpListeners = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const client = socket.remoteAddress ?? '';
     const count = (open.get(client) ?? 0) + 1;
-    if (count > max) return refuseConnection(socket, max, publicUrl);
+    if (count > max) return refuseConnection(socket, max, origin);
     open.set(client, count);
     socket.once('close', () => {
       const left = open.get(client)! - 1;
@@ -100,12 +101,12 @@ function capConnectionsPerClient(server: Server, max: number, publicUrl: string 
  * every HTTP client expects), then reads and drops the rest until the client closes too, for at most
  * a short linger: closing with unread bytes would reset the connection and could lose the answer.
  */
-function refuseConnection(socket: Socket, max: number, publicUrl: string | undefined): void {
+function refuseConnection(socket: Socket, max: number, origin: ServerOrigin): void {
   const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
   socket.once('close', () => clearTimeout(linger));
   socket.on('error', () => socket.destroy());
   socket.once('data', (first: Buffer) => {
     const detail = `this client already has ${max} open connections, the most server.maxConnectionsPerClient allows; reuse one (keep-alive) or close one`;
-    socket.end(rawProblemResponse('too-many-connections', detail, rawProblemOrigin(socket, publicUrl, first), { 'Retry-After': String(RETRY_AFTER_SECONDS) }));
+    socket.end(rawProblemResponse('too-many-connections', detail, rawProblemOrigin(origin.url, first), { 'Retry-After': String(RETRY_AFTER_SECONDS) }));
   });
 }

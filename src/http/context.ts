@@ -2,6 +2,7 @@ import type { RestwellConfig } from '../config/types.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { RecordValidator } from '../core/validate.js';
 import type { Store } from '../store/store.js';
+import type { ServerOrigin } from './server-origin.js';
 
 /**
  * What every feature's handlers may use, built once at start-up: the config, the store and the
@@ -14,6 +15,8 @@ export interface HttpContext {
   validators: Map<string, RecordValidator>;
   /** The externally visible base URL without a trailing slash, when configured. */
   publicUrl?: string;
+  /** This server's absolute base URL, decided at start (publicUrl, else host and port), never from a request. */
+  origin: ServerOrigin;
 }
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { maxHeaderSize, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '../core/errors.js';
-import { StoreUnavailableError } from '../store/errors.js';
+import { StoreFullError, StoreUnavailableError } from '../store/errors.js';
 import { advertiseBodyTypes } from './body-types.js';
 import { PROBLEMS, isProblemCode, sendProblem, type ProblemCode } from './problems.js';
 import { rawProblemOrigin, rawProblemResponse } from './raw-problem.js';
@@ -30,6 +30,11 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (error instanceof StoreUnavailableError) {
     reply.header('retry-after', String(error.retryAfterSeconds));
     return sendProblem(request, reply, 'unavailable', error.message);
+  }
+  if (error instanceof StoreFullError) {
+    // Not logged here: the store's watch logs the condition once when it starts and once when it ends.
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return sendProblem(request, reply, 'insufficient-storage', 'the server has no storage space left for this write; nothing was stored; retry after Retry-After seconds');
   }
   const code = (error as FastifyError).code;
   const mapped = code ? FRAMEWORK[code] : undefined;
@@ -78,7 +83,7 @@ const CLIENT_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
  * Requests Node's HTTP server rejects before Fastify sees them (unparseable, oversized headers,
  * too slow) get a problem+json response written to the socket, which is then closed.
  */
-export function handleClientError(err: Error & { code?: string; reason?: string; rawPacket?: Buffer }, socket: Socket, publicUrl?: string): void {
+export function handleClientError(err: Error & { code?: string; reason?: string; rawPacket?: Buffer }, socket: Socket, base: string): void {
   // A request already answered in part (its response headers sent) cannot take a second response.
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) {
@@ -89,7 +94,7 @@ export function handleClientError(err: Error & { code?: string; reason?: string;
   const code = known?.code ?? 'malformed-request';
   const detail = known?.detail ?? `the request could not be parsed: ${err.reason ?? err.message} (${err.code ?? 'bad request'})`;
   // Destroyed, not just ended: the parser would go on reading, and a late body could still reach a route.
-  socket.end(rawProblemResponse(code, detail, rawProblemOrigin(socket, publicUrl, inFlight?.req.url ?? err.rawPacket)), () => socket.destroy());
+  socket.end(rawProblemResponse(code, detail, rawProblemOrigin(base, inFlight?.req.url ?? err.rawPacket)), () => socket.destroy());
 }
 
 /** Bytes that are not an HTTP request at all (RFC 9112 §3): 400, not an unknown method's 501. */

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf } from '../core/record.js';
+import { etagOf, type StoredRecord } from '../core/record.js';
+import type { ResourceDefinition } from '../core/resource.js';
 import type { AppliedWrite, IdempotencyCompletion } from '../store/idempotency.js';
 import type { HttpContext } from './context.js';
 import { halRecord, recordPath } from './hal.js';
 import { sendProblem } from './problems.js';
-import { sendRepresentation } from './respond.js';
+import { sendRepresentation, sendWithoutRecord } from './respond.js';
+import { StoreFullError } from '../store/errors.js';
 
 /**
  * An in-flight claim is a lease: if its holder dies before its write commits, a retry may take
@@ -24,6 +26,9 @@ declare module 'fastify' {
   }
 }
 
+/** Whether a request may read a record (of `resource`), so a replay may show it; the app passes the access rules in. */
+export type MayRead = (request: FastifyRequest, resource: ResourceDefinition, record: StoredRecord | undefined) => boolean;
+
 /** Where a key is valid: the caller (subject, else anonymous), the method and the path. */
 export function keyScope(subject: string | undefined, method: string, url: string): string {
   return `${subject ?? 'anonymous'} ${method} ${url.split('?')[0]}`;
@@ -41,9 +46,11 @@ export function requestFingerprint(method: string, url: string, contentType: str
  * same request gets that response replayed (`Idempotent-Replayed: true`) and changes nothing; if
  * the process died between the commit and storing the response, the retry gets the equivalent
  * response rebuilt from the record the write made. The same key with a different request is 422;
- * a retry while the first is still running is 409. Keys are scoped by `keyScope`.
+ * a retry while the first is still running is 409. Keys are scoped by `keyScope`. A retry whose
+ * caller may not read the record (`mayRead`: its token lost the scope since) gets the answer
+ * without it, as a first request of its own would (sendWithoutRecord).
  */
-export function idempotencyHooks(ctx: HttpContext) {
+export function idempotencyHooks(ctx: HttpContext, mayRead: MayRead = () => true) {
   const ttlMs = ctx.config.idempotency.ttlSeconds * 1000;
 
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -66,13 +73,24 @@ export function idempotencyHooks(ctx: HttpContext) {
       return sendProblem(request, reply, 'idempotency-key-reused', `Idempotency-Key "${key}" was first used with a different request; use a new key for a new request`);
     }
     if (entry.response) {
-      reply.code(entry.response.status).headers(entry.response.headers).header('idempotent-replayed', 'true');
-      return reply.send(entry.response.body);
+      const { status, headers, body } = entry.response;
+      if (entry.applied && status < 300 && !(await readsBack(request, entry.applied))) {
+        return sendWithoutRecord(reply.header('idempotent-replayed', 'true'), status === 201, headers.location);
+      }
+      reply.code(status).headers(headers).header('idempotent-replayed', 'true');
+      return reply.send(body);
     }
-    if (entry.applied) return replayApplied(ctx, request, reply, entry.applied);
+    if (entry.applied) return replayApplied(ctx, request, reply, entry.applied, mayRead);
     reply.header('retry-after', '1');
     return sendProblem(request, reply, 'idempotency-in-flight', `the first request with Idempotency-Key "${key}" is still being processed; retry shortly`);
   };
+
+  /** True when the retry may read the record its key's write made (only asked when the resource's reads are not public). */
+  async function readsBack(request: FastifyRequest, applied: AppliedWrite): Promise<boolean> {
+    const resource = ctx.resources.get(applied.resource);
+    if (!resource || resource.access.read === 'public') return true;
+    return mayRead(request, resource, await ctx.store.get(resource, applied.recordId));
+  }
 
   /**
    * Stores the first response once it is final; a 5xx releases the key (unless its write was
@@ -97,7 +115,8 @@ export function idempotencyHooks(ctx: HttpContext) {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
       await ctx.store.completeIdempotencyKey(held, { status: reply.statusCode, headers, body }, claim.expiresAt);
     } catch (err) {
-      request.log.warn({ err }, 'could not store the response of an Idempotency-Key');
+      // A full disk is logged once by the store's watch, not once per request.
+      if (!(err instanceof StoreFullError)) request.log.warn({ err }, 'could not store the response of an Idempotency-Key');
     }
     return payload;
   };
@@ -110,12 +129,13 @@ export function idempotencyHooks(ctx: HttpContext) {
  * process died in between): the same status and Location, the record as it is now. If the record
  * has been deleted since, the status and Location alone.
  */
-async function replayApplied(ctx: HttpContext, request: FastifyRequest, reply: FastifyReply, applied: AppliedWrite) {
+async function replayApplied(ctx: HttpContext, request: FastifyRequest, reply: FastifyReply, applied: AppliedWrite, mayRead: MayRead) {
   const resource = ctx.resources.get(applied.resource)!;
   const created = applied.outcome === 'created';
   const record = await ctx.store.get(resource, applied.recordId);
   reply.header('idempotent-replayed', 'true');
   const location = created ? recordPath(resource, applied.recordId) : undefined;
   if (!record) return reply.code(created ? 201 : 200).headers(location ? { location } : {}).send();
+  if (!mayRead(request, resource, record)) return sendWithoutRecord(reply, created, location);
   return sendRepresentation(request, reply, created ? 201 : 200, halRecord(resource, record), { etag: etagOf(record), location, lastModified: record.updatedAt });
 }

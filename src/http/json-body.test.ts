@@ -27,6 +27,23 @@ test('invalid UTF-8 is malformed-json, never replaced by U+FFFD', () => {
   }
 });
 
+test('lone surrogate escapes and repeated member names are malformed-json naming the place (I-JSON)', () => {
+  const detail = (body: string) => {
+    try {
+      parse(body);
+    } catch (err) {
+      assert.ok(err instanceof DomainError && err.code === 'malformed-json', String(err));
+      return err.message;
+    }
+    assert.fail(`${body} parsed`);
+  };
+  assert.match(detail('{"name":"\\ud800"}'), /the value at \/name holds an unpaired UTF-16 surrogate/);
+  assert.match(detail('{"tags":{"\\udfff":1}}'), /the value at \/tags\/\\uDFFF holds an unpaired/);
+  assert.match(detail('{"name":"a","name":"b"}'), /the member at \/name repeats a member name of its object/);
+  assert.match(detail('[{"op":"add","path":"/a","path":"/b","value":1}]'), /the member at \/0\/path repeats/);
+  assert.deepEqual(parse('{"name":"\\ud83d\\ude00","a":{"name":1}}'), { name: '😀', a: { name: 1 } });
+});
+
 test('a declared charset other than UTF-8 is unsupported-media-type', () => {
   assert.equal(code(() => parse('{"a":1}', 'application/json; charset=iso-8859-1')), 'unsupported-media-type');
   assert.equal(code(() => parse('{"a":1}', 'application/merge-patch+json; charset=UTF-16')), 'unsupported-media-type');

@@ -1,17 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError, ValidationError } from '../core/errors.js';
-import { describeJsonHazard, findJsonHazard } from '../core/json-hazards.js';
+import { decodeUtf8, JsonTextError, parseStrictJson } from '../core/strict-json.js';
+import { describeJsonHazard } from '../core/json-hazards.js';
 import { parseMediaType } from './media-type.js';
 
-// fatal: a byte sequence that is not UTF-8 is an error, never silently U+FFFD. A leading BOM is dropped.
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 // WHATWG labels of UTF-8 that clients actually send.
 const UTF8_LABELS = new Set(['utf-8', 'utf8']);
 
 /**
  * Fastify content-type parser (`parseAs: 'buffer'`) for every JSON media type the API takes.
- * Fastify's own JSON parser decodes invalid UTF-8 as U+FFFD and lets `1e400` through as Infinity
- * (stored as null); this one refuses both, and any body nested deeper than `maxDepth`.
+ * Fastify's own JSON parser decodes invalid UTF-8 as U+FFFD, keeps the last of two members with
+ * one name and lets `1e400` through as Infinity (stored as null); this one refuses all three, lone
+ * surrogates, and any body nested deeper than `maxDepth`.
  */
 export function jsonBodyParser(maxDepth: number) {
   return (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
@@ -24,9 +24,11 @@ export function jsonBodyParser(maxDepth: number) {
 }
 
 /**
- * Parses a JSON request body: 415 for a charset other than UTF-8 (RFC 8259 §8.1), 400 for bytes
- * that are not UTF-8, for JSON syntax errors and for prototype-poisoning members (as Fastify's
- * parser does), 422 naming the field for numbers beyond a double and for nesting deeper than `maxDepth`.
+ * Parses a JSON request body: 415 for a charset other than UTF-8 (RFC 8259 §8.1); 400
+ * `malformed-json` for bytes that are not UTF-8, for JSON syntax errors, for text that is not
+ * I-JSON (a repeated member name, a lone surrogate escape) and for prototype-poisoning members
+ * (as Fastify's parser does), each detail naming where; 422 naming the field for numbers beyond
+ * a double and for nesting deeper than `maxDepth`.
  */
 export function parseJsonBody(contentType: string | undefined, body: Buffer, maxDepth: number): unknown {
   const { charset } = parseMediaType(contentType).params;
@@ -34,21 +36,12 @@ export function parseJsonBody(contentType: string | undefined, body: Buffer, max
     throw new DomainError('unsupported-media-type', `charset=${charset} is not accepted: JSON bodies are UTF-8 (RFC 8259 §8.1); send charset=utf-8 or no charset`);
   }
   if (!body.length) throw new DomainError('malformed-json', 'the body is empty but Content-Type says JSON');
-  let text: string;
   try {
-    text = UTF8.decode(body);
-  } catch {
-    throw new DomainError('malformed-json', 'the body is not valid UTF-8; JSON bodies must be UTF-8 (RFC 8259 §8.1)');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
+    return parseStrictJson(decodeUtf8(body), maxDepth);
   } catch (err) {
-    throw new DomainError('malformed-json', `the body is not valid JSON: ${(err as Error).message}`);
+    if (!(err instanceof JsonTextError)) throw err;
+    const hazard = err.hazard;
+    if (hazard?.kind === 'depth' || hazard?.kind === 'number') throw new ValidationError([{ pointer: hazard.pointer, detail: describeJsonHazard(hazard, maxDepth) }]);
+    throw new DomainError('malformed-json', `the body ${err.message}`);
   }
-  const hazard = findJsonHazard(value, maxDepth);
-  if (!hazard) return value;
-  const detail = describeJsonHazard(hazard, maxDepth);
-  if (hazard.kind === 'prototype-key') throw new DomainError('malformed-json', `the member at ${hazard.pointer} ${detail}`);
-  throw new ValidationError([{ pointer: hazard.pointer, detail }]);
 }

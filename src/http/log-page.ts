@@ -51,16 +51,33 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
 }
 
 /**
- * Sends one keyset page, oldest first, as HAL with self/first/next links (and a `Link` header).
- * `next` is always given: new entries are added at the end, and a reader polls it to follow them.
+ * The link relation of a log page that a reader polls for entries added later: always present, it
+ * names the position just after the page (the page's own position when it is empty). Unlike `next`,
+ * which is present only while more entries exist now, so that "follow next until there is none" ends.
  */
-export function sendKeysetPage<T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  page: { path: string; prefix: string; rel: string; request: KeysetPageRequest<unknown>; rows: T[]; position: (row: T) => string; embed: (row: T) => Record<string, unknown> },
-) {
+export const POLL_REL = 'poll';
+
+/** One keyset page to send: `rows` may hold one row past `limit`, which only tells that more exist. */
+export interface KeysetPage<T> {
+  path: string;
+  prefix: string;
+  rel: string;
+  request: KeysetPageRequest<unknown>;
+  rows: T[];
+  position: (row: T) => string;
+  embed: (row: T) => Record<string, unknown>;
+  /** A log that readers tail: the page also carries the {@link POLL_REL} link. */
+  tail?: boolean;
+}
+
+/**
+ * Sends one keyset page, oldest first, as HAL with self/first links, `next` only when more rows
+ * exist now (the caller reads `limit + 1` to tell), and for a tailed log the `poll` link (all in
+ * the `Link` header too). An empty page never links to itself as `next`.
+ */
+export function sendKeysetPage<T>(request: FastifyRequest, reply: FastifyReply, page: KeysetPage<T>) {
   const { limit, after, filters, limitGiven } = page.request;
-  const rows = page.rows.slice(0, limit);
+  const { rows, items, json } = fitPage(page.rows.slice(0, limit), page.embed);
   const href = (position?: string) => {
     const s = new URLSearchParams(filters);
     if (limitGiven) s.set('limit', String(limit));
@@ -69,9 +86,39 @@ export function sendKeysetPage<T>(
   };
   const from = after === undefined ? undefined : String(after);
   const last = rows.at(-1);
-  const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() }, next: { href: href(last === undefined ? from : page.position(last)) } };
-  reply.header('link', `<${links.next.href}>; rel="next", <${links.first.href}>; rel="first"`);
-  return sendRepresentation(request, reply, 200, { _links: links, count: rows.length, _embedded: { [page.rel]: rows.map(page.embed) } });
+  const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() } };
+  // More exist when the store gave a row past `limit`, or when the byte bound cut the page short.
+  if (last !== undefined && page.rows.length > rows.length) links.next = { href: href(page.position(last)) };
+  if (page.tail) links[POLL_REL] = { href: href(last === undefined ? from : page.position(last)) };
+  reply.header('link', Object.entries(links).filter(([rel]) => rel !== 'self').map(([rel, l]) => `<${l.href}>; rel="${rel}"`).join(', '));
+  const head = JSON.stringify({ _links: links, count: rows.length });
+  const body = { _links: links, count: rows.length, _embedded: { [page.rel]: items } };
+  return sendRepresentation(request, reply, 200, body, {}, `${head.slice(0, -1)},"_embedded":{${JSON.stringify(page.rel)}:[${json.join(',')}]}}`);
+}
+
+/**
+ * The most JSON one page of a log carries (16 MiB): its entries (events carry whole records) are
+ * taken in order until the next would cross it, at least one, and `next` goes on from there. A
+ * page of a hundred large entries would otherwise be gigabytes, past what one string can hold.
+ */
+export const MAX_PAGE_BYTES = 16 * 1024 ** 2;
+
+/** The first rows whose representations fit in MAX_PAGE_BYTES (at least one), each serialized once. */
+function fitPage<T>(candidates: T[], embed: (row: T) => Record<string, unknown>): { rows: T[]; items: Record<string, unknown>[]; json: string[] } {
+  const rows: T[] = [];
+  const items: Record<string, unknown>[] = [];
+  const json: string[] = [];
+  let bytes = 0;
+  for (const row of candidates) {
+    const item = embed(row);
+    const text = JSON.stringify(item);
+    bytes += text.length;
+    if (rows.length && bytes > MAX_PAGE_BYTES) break;
+    rows.push(row);
+    items.push(item);
+    json.push(text);
+  }
+  return { rows, items, json };
 }
 
 /** {@link parseKeysetPage} for a log, whose positions are its sequence numbers (`prefix` tells one log's cursors from another's). */
@@ -80,7 +127,7 @@ export function parseLogPage(query: Record<string, unknown>, filterKeys: string[
   return { ...page, after: page.after ?? 0 };
 }
 
-/** {@link sendKeysetPage} for a log, positioned by `seq`. */
+/** {@link sendKeysetPage} for a log, positioned by `seq`, with its `poll` link; `rows` should hold `limit + 1` when that many exist. */
 export function sendLogPage<T extends { seq: number }>(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -88,7 +135,7 @@ export function sendLogPage<T extends { seq: number }>(
 ) {
   // Position 0 is "from the start", which a cursor never names.
   const { after } = page.request;
-  return sendKeysetPage(request, reply, { ...page, request: { ...page.request, after: after || undefined }, position: (row) => String(row.seq) });
+  return sendKeysetPage(request, reply, { ...page, request: { ...page.request, after: after || undefined }, position: (row) => String(row.seq), tail: true });
 }
 
 function bad(message: string): BadRequestError {

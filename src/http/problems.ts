@@ -15,7 +15,7 @@ export interface ProblemType {
  * its `type` is `{base}/problems/{code}`, a page that documents it. Codes never change meaning.
  */
 export const PROBLEMS = {
-  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON, or not UTF-8, or has a `__proto__` member (or a `constructor` holding `prototype`). Check quoting, commas and brackets; the detail gives the parser message.' },
+  'malformed-json': { status: 400, title: 'Malformed JSON', description: 'The request body is not valid JSON, or not UTF-8, or not I-JSON (RFC 7493): a member name repeated in one object, or a string or name holding a lone surrogate escape such as `\\ud800` (half of a UTF-16 pair, which is not a Unicode character); or it has a `__proto__` member (or a `constructor` holding `prototype`). The detail gives the parser message, or the JSON Pointer of what was refused and why.' },
   'malformed-body': { status: 400, title: 'Malformed request body', description: 'The request needs a body of another shape, or none was sent.' },
   'invalid-query': { status: 400, title: 'Invalid query parameter', description: 'A query parameter names an unknown field or operator, or its value has the wrong type; or an `expand` path is unknown, too deep or too large; or a json-server parameter (`_page`, `_start`, `_end`, `_like` with a regular expression) has no exact Restwell equivalent. The detail names it, and the Restwell way.' },
   'invalid-id': { status: 400, title: 'Invalid id', description: 'The id in the URL cannot be an id of this resource (integer ids are positive integers; uuid ids are UUIDs; string ids are 1–64 characters of A-Z a-z 0-9 _ -).' },
@@ -25,6 +25,8 @@ export const PROBLEMS = {
   'malformed-request': { status: 400, title: 'Malformed request', description: 'The HTTP message itself could not be parsed (request line, header syntax or body framing), so no route saw it. The detail names the parser error; the connection was closed.' },
   unauthorized: { status: 401, title: 'Authentication required', description: 'Send a valid bearer token in the Authorization header (an API key or an OAuth 2.0 access token).' },
   'expand-forbidden': { status: 403, title: 'Expansion not allowed', description: 'An `expand` (or json-server `_expand`/`_embed`) path names a resource this request may not read: its read rule needs a token, or a scope the token lacks. The detail names the path and what it needs. Nothing is embedded instead of it, so hidden records never look like absent ones: drop that expansion, or send a token that has the scope.' },
+  'read-not-allowed': { status: 403, title: 'Reading not allowed', description: 'This request may change the record but not read it (it passes the resource\'s create, update or delete rule, not its read rule), and the write would read what is stored: a JSON Patch `test`, `copy` or `move` operation, or one whose path goes below a top-level member (whether it applies depends on what is there), or a precondition compared with the stored record (If-Match or If-None-Match with entity tags, If-Unmodified-Since). Its answer would tell what is stored, so nothing is compared and nothing changes: send a merge patch, or JSON Patch `add`/`replace`/`remove` of whole members, with no precondition or `If-Match: *`; or use a token that may read the resource.' },
+  'reference-forbidden': { status: 403, title: 'Reference not allowed', description: 'A reference field the write sets names a record of a resource this request may read none of (its read rule needs a token, or a scope the token lacks). Whether that record exists is not for this request to learn, so the reference is refused whether or not it does: leave the field out or unchanged, or send a token that may read the referenced resource. (Under an `owner` read rule, a reference to another subject\'s record is answered as one to a missing record: 422.)' },
   forbidden: { status: 403, title: 'Insufficient scope', description: 'The token is valid but lacks a scope this operation needs; the WWW-Authenticate header names it.' },
   'not-found': { status: 404, title: 'Not found', description: 'Nothing exists at this URL (or it is not visible to you).' },
   'method-not-allowed': { status: 405, title: 'Method not allowed', description: 'This URL does not support the method; the Allow header lists those it does.' },
@@ -36,6 +38,8 @@ export const PROBLEMS = {
   'idempotency-in-flight': { status: 409, title: 'Request with this Idempotency-Key in progress', description: 'A request with the same Idempotency-Key is still being processed. Retry after it completes.' },
   'precondition-failed': { status: 412, title: 'Precondition failed', description: 'An If-Match or If-None-Match condition does not hold: the record changed (or exists, or does not) since you read it. GET it again and retry.' },
   'body-too-large': { status: 413, title: 'Request body too large', description: 'The request body is larger than the configured limit.' },
+  'record-too-large': { status: 413, title: 'Record too large', description: 'The record this write would produce is larger, as JSON, than a record may be (`server.recordLimit`, by default the body limit). A JSON Patch is stopped at the first operation that would cross it (`operation` is its index), before the large value is built; a merge patch, PUT or POST is measured on the whole record. Nothing was stored and no event was written: store less in the record, or split it.' },
+  'patch-too-large': { status: 413, title: 'Patch too large', description: 'The JSON Patch has more operations than the server applies in one request, or its `copy` operations together copy more bytes than a record may hold (`server.recordLimit`). Nothing was stored: send the changes in several patches, or the new values themselves instead of copies.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The Content-Type of the body is not accepted here, or names a charset other than UTF-8 (JSON is UTF-8). For PATCH, the Accept-Patch header lists what is.' },
   'expectation-failed': { status: 417, title: 'Expectation failed', description: 'The Expect header asks for something other than 100-continue, the only expectation HTTP defines (RFC 9110 §10.1.1). Send the request without it.' },
   'validation-failed': { status: 422, title: 'Validation failed', description: 'The body is well-formed but breaks the resource rules, nests deeper than the server allows (`server.maxJsonDepth`), or holds a number too large for a double (such as 1e400); `errors` lists each field (as a JSON Pointer) and what is wrong.' },
@@ -54,6 +58,7 @@ export const PROBLEMS = {
   'not-implemented': { status: 501, title: 'Method not implemented', description: 'The server does not implement this HTTP method on any resource.' },
   'too-many-streams': { status: 503, title: 'Too many event streams', description: 'This node already serves as many event streams as it allows (events.stream.maxClients). Retry after Retry-After seconds, or read `GET /events` meanwhile; nothing is lost, since the stream resumes from Last-Event-ID.' },
   'shutting-down': { status: 503, title: 'Server shutting down', description: 'This server is draining its requests before it stops (SIGTERM), so it takes no new ones. Send the request to another instance, or retry after Retry-After seconds once it has restarted; nothing was changed.' },
+  'insufficient-storage': { status: 507, title: 'Insufficient storage', description: 'The database has no storage space left (its disk is full), so the write could not be stored. Nothing was changed; reads still work. Writes succeed again by themselves once the operator frees space: retry after Retry-After seconds.' },
   unavailable: { status: 503, title: 'Service unavailable', description: 'The database cannot be reached right now. Nothing was changed; retry after Retry-After seconds.' },
 } as const satisfies Record<string, ProblemType>;
 
@@ -65,9 +70,13 @@ export function isProblemCode(code: string): code is ProblemCode {
   return Object.hasOwn(PROBLEMS, code);
 }
 
-/** The absolute base URL of this server as the client sees it (publicUrl when configured). */
+/**
+ * The absolute base URL of this server (ServerOrigin: publicUrl, else the configured host and the
+ * port bound), the base of problem types and OAuth metadata. Never the request's Host header, which
+ * the client chooses. Links in representations (`_links`, Location) are relative, so need none.
+ */
 export function baseUrl(request: FastifyRequest): string {
-  return request.server.restwell?.publicUrl ?? `${request.protocol}://${request.host}`;
+  return request.server.restwell.origin.url;
 }
 
 /**

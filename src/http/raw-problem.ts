@@ -12,14 +12,13 @@ export interface RawProblemOrigin {
 
 /**
  * Where a problem about a request Fastify never saw points. `type` is absolute like every other
- * problem's: on `publicUrl` when configured, else on the address the client connected to. A Host
- * header is not used even when one was parsed: it is unchecked here, and in a CONNECT request it
- * names the proxy target, not this server (RFC 9112 §3.3 makes the local address the authority of
- * a request without one). `instance` is the request target when the bytes show
- * a well-formed one, else a fresh `urn:uuid:` naming this occurrence (RFC 9457 §3.1.5).
+ * problem's, on `base`: the server's origin (ServerOrigin), never a Host header, which is unchecked
+ * here and in a CONNECT request names the proxy target, not this server. `instance` is the request
+ * target when the bytes show a well-formed one, else a fresh `urn:uuid:` naming this occurrence
+ * (RFC 9457 §3.1.5).
  */
-export function rawProblemOrigin(socket: Socket, publicUrl: string | undefined, target?: string | Buffer): RawProblemOrigin {
-  return { base: publicUrl ?? `http://${localAuthority(socket)}`, instance: originForm(target) ?? `urn:uuid:${randomUUID()}` };
+export function rawProblemOrigin(base: string, target?: string | Buffer): RawProblemOrigin {
+  return { base, instance: originForm(target) ?? `urn:uuid:${randomUUID()}` };
 }
 
 /** The RFC 9457 body of a catalog problem about a request Fastify never saw. */

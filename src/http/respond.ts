@@ -34,6 +34,18 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
   return reply.type(mediaType(rep)).send(json ?? JSON.stringify(body));
 }
 
+/**
+ * The answer to a write whose writer may not read the record it wrote: 201 with the Location of a
+ * record it created, else 204, and nothing of the record: no body, links, ETag or Last-Modified
+ * (an ETag would let it probe the stored state with If-Match).
+ */
+export function sendWithoutRecord(reply: FastifyReply, created: boolean, location?: string): FastifyReply {
+  // Who asks decided that the record is left out.
+  addVary(reply, 'Authorization');
+  if (location) reply.header('location', location);
+  return reply.code(created ? 201 : 204).send();
+}
+
 const httpDates = new Map<string, string>();
 
 /** The HTTP-date of an ISO timestamp; a hot record's is formatted once, not on every response. */

@@ -27,14 +27,28 @@ export function* ensureDocument(s: Statements, kind: string, id: string, data: R
 /** A live document, or undefined. */
 export function* getDocument(s: Statements, kind: string, id: string): Flow<Record<string, unknown> | undefined> {
   if (!s.storable(kind, id)) return undefined;
-  const [row] = yield* step(s.rows(live(s, kind).select('data').where('id', '=', id).compile()));
+  const [row] = yield* step(s.rows(liveOf(s, kind).select('data').where('id', '=', id).compile()));
   return row ? JSON.parse(row.data) : undefined;
 }
 
 /** The live documents of a kind, by id. */
 export function* listDocuments(s: Statements, kind: string): Flow<Array<{ id: string; data: Record<string, unknown> }>> {
-  const rows = yield* step(s.rows(live(s, kind).select(['id', 'data']).orderBy('id').compile()));
+  const rows = yield* step(s.rows(liveOf(s, kind).select(['id', 'data']).orderBy('id').compile()));
   return rows.map((r) => ({ id: r.id, data: JSON.parse(r.data) }));
+}
+
+/** Ids per query when many are asked about at once: well under every engine's bound on parameters. */
+const IDS_PER_QUERY = 500;
+
+/** Which of `ids` name a live document of `kind`: one query per few hundred ids, however many are asked about. */
+export function* liveDocumentIds(s: Statements, kind: string, ids: Iterable<string>): Flow<Set<string>> {
+  const asked = [...new Set(ids)].filter((id) => s.storable(kind, id));
+  const live = new Set<string>();
+  for (let i = 0; i < asked.length; i += IDS_PER_QUERY) {
+    const chunk = asked.slice(i, i + IDS_PER_QUERY);
+    for (const row of yield* step(s.rows(liveOf(s, kind).select('id').where('id', 'in', chunk).compile()))) live.add(row.id);
+  }
+  return live;
 }
 
 /** Deletes a document; true when one was there. */
@@ -43,7 +57,7 @@ export function* deleteDocument(s: Statements, kind: string, id: string): Flow<b
   return (yield* step(s.run(s.sql.deleteFrom('_rw_documents').where('kind', '=', kind).where('id', '=', id).compile()))) > 0;
 }
 
-function live(s: Statements, kind: string) {
+function liveOf(s: Statements, kind: string) {
   const now = new Date().toISOString();
   return s.sql.selectFrom('_rw_documents').where('kind', '=', kind).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
 }

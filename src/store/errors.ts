@@ -36,3 +36,16 @@ export class StoreRefusedError extends StoreUnavailableError {
     this.name = 'StoreRefusedError';
   }
 }
+
+/**
+ * The database has no room left for a write (SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full).
+ * Nothing was stored. Not a StoreUnavailableError: the database still answers and reads still
+ * work, and a connection that reported it is healthy. Writes succeed again by themselves once
+ * space is freed; `retryAfterSeconds` is the advice given to clients meanwhile.
+ */
+export class StoreFullError extends Error {
+  constructor(readonly reason: string, readonly retryAfterSeconds = 30) {
+    super(`the database has no storage space left (${reason}); nothing was stored; free disk space, then retry`);
+    this.name = 'StoreFullError';
+  }
+}

@@ -1,7 +1,7 @@
 import type { EventRecord } from '../core/events.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
-import { deleteDocument, ensureDocument, getDocument, listDocuments, putDocument } from './documents.js';
+import { deleteDocument, ensureDocument, getDocument, listDocuments, liveDocumentIds, putDocument } from './documents.js';
 import type { ClaimResult, Engine } from './engine.js';
 import { EventSignal } from './event-signal.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
@@ -17,7 +17,10 @@ import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
+import { StorageWatch } from './storage-watch.js';
+import { watchedEngine } from './watched-engine.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+import { seenBy } from './write-errors.js';
 
 /**
  * The Store, once for every engine: each method is a flow written against the engine's
@@ -36,8 +39,12 @@ export class SqlStore implements Store {
   private readonly stamp?: TurnStamp;
 
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+  readonly storage = new StorageWatch();
+  private readonly engine: Engine;
 
-  constructor(private readonly engine: Engine) {
+  constructor(engine: Engine) {
+    this.engine = watchedEngine(engine, this.storage);
+    engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
@@ -90,12 +97,14 @@ export class SqlStore implements Store {
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
-    return this.signalling(this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3), () => true);
+    const write = this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
+    return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), () => true);
   }
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
-    return this.signalling(this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2), (m) => m.outcome !== 'unchanged');
+    const write = this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
+    return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), (m) => m.outcome !== 'unchanged');
   }
 
   importRecords(sets: ImportSet[], options: ImportOptions): Promise<void> {
@@ -135,12 +144,21 @@ export class SqlStore implements Store {
     return this.engine.read((s) => listDocuments(s, kind));
   }
 
+  liveDocumentIds(kind: string, ids: Iterable<string>): Promise<Set<string>> {
+    return this.engine.read((s) => liveDocumentIds(s, kind, ids));
+  }
+
   deleteDocument(kind: string, id: string): Promise<boolean> {
     return this.engine.write((s) => deleteDocument(s, kind, id));
   }
 
   ping(): Promise<void> {
     return this.engine.ping();
+  }
+
+  probeStorage(): Promise<void> {
+    // One row, overwritten each time: the probe itself never fills the disk.
+    return this.engine.write((s) => putDocument(s, 'storage-probe', 'probe', { at: new Date().toISOString() }));
   }
 
   close(): Promise<void> {

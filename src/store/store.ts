@@ -7,6 +7,7 @@ import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from '
 import type { ImportOptions, ImportSet } from './import-records.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
+import type { StorageWatch } from './storage-watch.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -28,9 +29,23 @@ export interface Mutation {
   record?: StoredRecord;
 }
 
+/**
+ * What a writer may read of a resource (by name): every record (`true`), none (`false`), or only
+ * the records this subject owns (a string, under an `owner` read rule).
+ */
+export type ReadableRecords = (resource: string) => boolean | string;
+
 /** Who is writing: recorded as owner on create and on events. */
 export interface WriteOptions {
   owner?: string | null;
+  /**
+   * What the writer may read, so that a refused write tells it nothing more: a unique clash names
+   * the record holding the value only if the writer may read that record, and a reference the write
+   * sets (or changes) to a record it may not read is answered as one to a missing record (422), or,
+   * when it may read none of the target resource, refused (`reference-forbidden`) whether or not the
+   * record exists. Unset: the writer may read everything (the server's own writes, such as webhook actions).
+   */
+  readable?: ReadableRecords;
   /**
    * The Idempotency-Key claim this write completes: the key is marked applied (with the record and
    * outcome) in the write's own transaction, so a crash can never leave the write without it. If
@@ -111,6 +126,8 @@ export interface Store {
   ensureDocument(kind: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>>;
   getDocument(kind: string, id: string): Promise<Record<string, unknown> | undefined>;
   listDocuments(kind: string): Promise<Array<{ id: string; data: Record<string, unknown> }>>;
+  /** Which of `ids` name a live document of `kind` (a batch of lookups in a query or a few, for periodic checks of many). */
+  liveDocumentIds(kind: string, ids: Iterable<string>): Promise<Set<string>>;
   /** Deletes a document; resolves true when one was there. */
   deleteDocument(kind: string, id: string): Promise<boolean>;
 
@@ -119,6 +136,18 @@ export interface Store {
    * StoreUnavailableError when it cannot be reached.
    */
   ping(): Promise<void>;
+
+  /**
+   * Whether writes commit, as the last write found: `storage.full` is set from a write refused for
+   * lack of space (StoreFullError) until one commits again, and its listeners hear each change once.
+   */
+  readonly storage: StorageWatch;
+
+  /**
+   * A small durable write of the store's own (one row, overwritten), so that whether storage has
+   * room again is known without waiting for a client's write; rejects with StoreFullError while it has none.
+   */
+  probeStorage(): Promise<void>;
 
   /**
    * Present where the engine commits writes in batches (SQLite's group commit): calls `listener`

@@ -110,6 +110,8 @@ export class ConformanceChecker {
       if (Object.keys(contentOf(response)).length) out.push(`${at}: the document gives a ${ex.method === 'HEAD' ? 'HEAD' : status} response a body`);
       return out;
     }
+    // `x-body-optional`: the document says this status may come without a body (and so without a Content-Type).
+    if (!ex.body && !type && response['x-body-optional']) return out;
     if (!contentOf(response)[type]) return [...out, `${at}: Content-Type ${type || '(none)'} is not documented (documented: ${Object.keys(contentOf(response)).join(', ') || 'no body'})`];
     const body = type.endsWith('json') ? JSON.parse(ex.body) : ex.body;
     const api = await this.forMediaType(type);

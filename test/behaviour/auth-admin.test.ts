@@ -92,7 +92,7 @@ for (const engine of engines) {
       assert.equal(limited.statusCode, 429);
       assert.match(String(limited.headers['retry-after']), /^\d+$/);
       assert.match(String(limited.headers.ratelimit), /^"characters";r=0;t=\d+$/);
-      assert.equal(limited.json().type, 'http://localhost:80/problems/rate-limited');
+      assert.equal(limited.json().type, 'http://localhost:8080/problems/rate-limited');
       // Another credential has its own quota; other resources use the default policy.
       assert.equal((await get({ authorization: bearer(await apiKey(server, [])).authorization })).statusCode, 200);
       assert.equal((await server.app.inject({ url: '/api-keys', headers: { authorization: admin.authorization } })).headers['ratelimit-policy'], '"default";q=1000;w=60');

@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { engines, testServer } from '../../src/test-support/test-server.js';
 import type { RestwellServer } from '../../src/app/server.js';
 import { AUTH_CONFIG, bearer } from './auth-support.js';
+import { listen, openStream } from './stream-support.js';
 
 /** A stand-in identity provider: a JWKS endpoint on 127.0.0.1 whose keys a test can change. */
 class LocalIdp {
@@ -36,6 +37,8 @@ const ISSUER = 'https://idp.example.test/';
 const AUDIENCE = 'https://api.example.test';
 /** Same provider, configured with a 1 s refetch cooldown, so a test can watch the cooldown end. */
 const QUICK_ISSUER = 'https://quick-idp.example.test/';
+/** Same provider with an hour's cooldown: no test outlasts it, so "within the cooldown" holds however slow the machine. */
+const SLOW_ISSUER = 'https://slow-idp.example.test/';
 /** A provider whose JWKS cannot be fetched (nothing listens at its address). */
 const DOWN_ISSUER = 'https://down-idp.example.test/';
 
@@ -59,6 +62,7 @@ for (const engine of engines) {
       const issuers = [
         { issuer: ISSUER, jwksUri: `${idp.url}/jwks`, audience: AUDIENCE },
         { issuer: QUICK_ISSUER, jwksUri: `${idp.url}/jwks`, audience: AUDIENCE, jwksCooldown: '1s' },
+        { issuer: SLOW_ISSUER, jwksUri: `${idp.url}/jwks`, audience: AUDIENCE, jwksCooldown: '1h' },
         { issuer: DOWN_ISSUER, jwksUri: await closedUrl(), audience: AUDIENCE },
       ];
       server = await testServer(engine, { ...AUTH_CONFIG, auth: { issuers } });
@@ -81,10 +85,13 @@ for (const engine of engines) {
     });
 
     test('a key the provider rotated in is found by refetching the JWKS on an unknown kid, once the cooldown allows', async () => {
+      // Both issuers fetch the set before the provider rotates k2 in.
       assert.equal((await post(await sign(key1, 'k1', { iss: QUICK_ISSUER }))).statusCode, 201);
+      assert.equal((await post(await sign(key1, 'k1', { iss: SLOW_ISSUER }))).statusCode, 201);
       const key2 = await idp.addKey('k2');
-      // Within the cooldown the set is not refetched, so the new kid is still unknown...
-      assert.equal((await post(await sign(key2, 'k2', { iss: QUICK_ISSUER }))).statusCode, 401);
+      // Within the cooldown (the slow issuer's hour) the set is not refetched, so the new kid is still unknown...
+      assert.equal((await post(await sign(key2, 'k2', { iss: SLOW_ISSUER }))).statusCode, 401);
+      // A wait that only has to be long enough (the quick issuer's second), never short enough.
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const before = idp.fetches;
       // ...after it, the unknown kid triggers one refetch and the token verifies.
@@ -147,6 +154,17 @@ for (const engine of engines) {
       const before = idp.fetches;
       for (let i = 0; i < 5; i++) assert.equal((await post(await sign(stranger.privateKey, `forged-${i}`))).statusCode, 401);
       assert.ok(idp.fetches - before <= 1, `${idp.fetches - before} fetches for 5 forged kids`);
+    });
+
+    test('an event stream opened with an external token ends at its exp (nothing here can revoke it), and the token opens no new one', async () => {
+      const port = await listen(server);
+      const token = await sign(key1, 'k1', { scope: 'events:read', exp: Math.floor(Date.now() / 1000) + 2 });
+      const stream = await openStream(port, '/events/stream', { authorization: `Bearer ${token}` });
+      assert.equal(stream.status, 200, stream.text);
+      await stream.closed;
+      const again = await openStream(port, '/events/stream', { authorization: `Bearer ${token}` });
+      again.close();
+      assert.equal(again.status, 401);
     });
   });
 }

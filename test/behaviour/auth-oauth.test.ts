@@ -136,6 +136,12 @@ for (const engine of engines) {
       assert.equal((await post('')).body.error, 'invalid_request');
       assert.equal((await post('grant_type=client_credentials&grant_type=client_credentials')).body.error, 'invalid_request');
       assert.equal((await post('grant_type=client_credentials&scope=messages:read')).body.error, 'invalid_scope');
+      // Percent-encoded bytes that are not UTF-8 (an encoded surrogate among them) are refused, not read as U+FFFD.
+      for (const bad of ['grant_type=client_credentials&scope=%ED%A0%80', 'grant_type=client_credentials&scope=%FF', 'grant_type=client_credentials%E2%82']) {
+        const refused = await post(bad);
+        assert.deepEqual([refused.status, refused.body.error], [400, 'invalid_request'], bad);
+      }
+      assert.equal((await post('grant_type=client_credentials&scope=characters%3Awrite+characters:read')).status, 200, 'percent-encoding and + still decode');
       const json = await post('{"grant_type":"client_credentials"}', 'application/json');
       assert.equal(json.body.error, 'invalid_request');
       assert.match(String(json.type), /^application\/json/);

@@ -27,7 +27,7 @@ for (const engine of engines) {
       const challenge = String(res.headers['www-authenticate']);
       assert.match(challenge, /^Bearer realm="restwell", error="invalid_token", error_description="(?:[^"\\]|\\.)+"$/);
       assert.match(challenge, describes);
-      assert.equal(res.json().type, 'http://localhost:80/problems/unauthorized');
+      assert.equal(res.json().type, 'http://localhost:8080/problems/unauthorized');
     }
 
     test('a well-formed token with the scope is accepted (the control case)', async () => {
@@ -54,7 +54,7 @@ for (const engine of engines) {
         const res = await write({ authorization: header });
         assert.equal(res.statusCode, 400, header);
         assert.match(String(res.headers['www-authenticate']), /^Bearer realm="restwell", error="invalid_request", error_description=/);
-        assert.equal(res.json().type, 'http://localhost:80/problems/malformed-authorization');
+        assert.equal(res.json().type, 'http://localhost:8080/problems/malformed-authorization');
       }
     });
 

@@ -31,8 +31,8 @@ export async function signWithServerKey(server: RestwellServer, claims: JWTPaylo
   return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt', ...header }).sign(key.privateKey);
 }
 
-/** Claims of a well-formed token for `inject()` requests (whose base URL is http://localhost:80). */
+/** Claims of a well-formed token for `inject()` requests (a server not yet listening, on the default server.port: its origin is http://localhost:8080). */
 export function goodClaims(clientId: string, scope: string, overrides: JWTPayload = {}): JWTPayload {
   const now = Math.floor(Date.now() / 1000);
-  return { iss: 'http://localhost:80', aud: 'http://localhost:80', sub: clientId, client_id: clientId, scope, iat: now, exp: now + 300, jti: `j${Math.random()}`, ...overrides };
+  return { iss: 'http://localhost:8080', aud: 'http://localhost:8080', sub: clientId, client_id: clientId, scope, iat: now, exp: now + 300, jti: `j${Math.random()}`, ...overrides };
 }

@@ -98,11 +98,15 @@ for (const engine of engines) {
       const [mark] = await s.waitFor(1);
       s.close();
       const burst = Array.from({ length: 150 }, (_, i) => `Burst ${i}`);
+      let written = 0;
       const writing = (async () => {
-        for (const n of burst) await character(n);
+        for (const n of burst) {
+          await character(n);
+          written++;
+        }
       })();
-      // Opened while the burst is being written: part comes from the log, part live, with the hand-off in between.
-      await new Promise((r) => setTimeout(r, 20));
+      // Opened while the burst is being written (once some of it is): part comes from the log, part live, with the hand-off in between.
+      await until(() => written >= 10, 'the burst to be under way');
       const resumed = await openStream(port, '/events/stream', { authorization: reader.authorization, 'last-event-id': mark.id });
       open.push(resumed);
       await writing;

@@ -17,7 +17,7 @@ for (const engine of engines) {
       for (;;) {
         const page = (await inject({ method: 'GET', url })).json();
         out.push(...page._embedded.events);
-        if (page.count === 0) return out;
+        if (!page._links.next) return out;
         url = page._links.next.href;
       }
     };

@@ -72,6 +72,10 @@ for (const engine of engines) {
       for (const text of ['%%%', `${good}!`, `${good}==`, `${good}.x`, 'eyJ2IjpbMV0sInMiOiIif', Buffer.from([0x7b, 0xff, 0x7d]).toString('base64url')]) {
         await expectForged(`/things?cursor=${encodeURIComponent(text)}`, /not a cursor this server issued/);
       }
+      // JSON this server never writes: a lone surrogate (a string sort key would take it), a repeated name.
+      for (const text of ['{"v":["\\ud800",1],"s":"name"}', '{"v":[1],"s":"","s":""}']) {
+        await expectForged(`/things?${text.includes('name') ? 'sort=name&' : ''}cursor=${Buffer.from(text).toString('base64url')}`, /not a cursor this server issued/);
+      }
     });
 
     test('a cursor is bound to the sort it was issued for', async () => {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { createServer } from '../../src/app/server.js';
 import { resolveConfig } from '../../src/config/load.js';
-import { bearer } from '../../src/test-support/test-server.js';
+import { bearer, engines } from '../../src/test-support/test-server.js';
 import { ROOT, startServe } from '../support-process.js';
 
 const root = ROOT;
@@ -115,6 +115,53 @@ describe('restwell import', () => {
     });
   }
 });
+
+for (const engine of engines) {
+  describe(`restwell import holds the file to valid Unicode and unique member names (${engine.name})`, () => {
+    const cases: Array<[string, Buffer, RegExp]> = [
+      ['invalid UTF-8 bytes', Buffer.concat([Buffer.from('{"posts": [{"id": 1, "title": "ok"}, {"id": 7, "title": "caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]),
+        /^restwell: cannot import db\.json: posts: row 1 \(id 7\): title is not valid UTF-8 \(the first bad byte is at offset 60\)/],
+      ['an encoded surrogate (ED A0 80)', Buffer.concat([Buffer.from('{"posts": [{"id": "a", "tags": ["x", "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"]}]}')]),
+        /^restwell: cannot import db\.json: posts: row 0 \(id "a"\): tags\/1 is not valid UTF-8/],
+      ['a lone surrogate escape', Buffer.from('{"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "a"}, {"id": 3, "title": "x\\udc00"}]}'),
+        /^restwell: cannot import db\.json: posts: row 2 \(id 3\): title holds an unpaired UTF-16 surrogate/],
+      ['a lone surrogate in a member name', Buffer.from('{"posts": [{"id": 1, "\\ud800": "a"}]}'),
+        /^restwell: cannot import db\.json: posts: row 0 \(id 1\): \\uD800 holds an unpaired UTF-16 surrogate/],
+      ['a repeated member name in a row', Buffer.from('{"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "b", "title": "c"}]}'),
+        /^restwell: cannot import db\.json: posts: row 1 \(id 2\): title repeats a member name of its object/],
+      ['a repeated collection', Buffer.from('{"posts": [{"id": 1}], "posts": [{"id": 2}]}'),
+        /^restwell: cannot import db\.json: posts repeats a member name of its object/],
+    ];
+    for (const [what, bytes, message] of cases) {
+      it(`refuses ${what} in one line naming the collection and row, and writes nothing`, () => {
+        const dir = workdir();
+        writeFileSync(join(dir, 'db.json'), bytes);
+        const db = engine.name === 'sqlite' ? join(dir, 'x.db') : engine.freshUrl();
+        const res = restwell(dir, 'import', 'db.json', '--db', db);
+        assert.equal(res.status, 1, res.stderr);
+        assert.match(res.stderr, message);
+        assert.equal(res.stderr.trim().split('\n').length, 1, res.stderr);
+        assert.equal(existsSync(join(dir, 'db.restwell.yaml')), false);
+        if (engine.name === 'sqlite') assert.equal(existsSync(db), false);
+      });
+    }
+
+    it('imports text with surrogate pairs and a BOM, and serves it back exactly', async () => {
+      const dir = workdir();
+      writeFileSync(join(dir, 'db.json'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"posts": [{"id": 1, "title": "\\ud83d\\ude00 caf\u00e9 \ud83c\udf7a"}]}')]));
+      const db = engine.name === 'sqlite' ? join(dir, 'x.db') : engine.freshUrl();
+      const res = restwell(dir, 'import', 'db.json', '--db', db);
+      assert.equal(res.status, 0, res.stderr);
+      const config = parse(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'));
+      const server = await createServer(resolveConfig(config, { env: {}, overrides: { database: db } }), { logger: false });
+      try {
+        assert.equal((await server.app.inject({ method: 'GET', url: '/posts/1' })).json().title, '😀 café 🍺');
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
 
 describe('restwell serve db.json', () => {
   it('never overwrites a config file it did not write', () => {

@@ -29,7 +29,7 @@ async function importAndServe(url: string, data: unknown, replace = false): Prom
   const config = resolveConfig({ resources: plan.resources }, { env: {}, overrides: { database: url } });
   const store = await openStore(url);
   try {
-    await loadImport(store, defineResources(config), plan, { source: 'db.json', replace, maxJsonDepth: config.server.maxJsonDepth });
+    await loadImport(store, defineResources(config), plan, { source: 'db.json', replace, maxJsonDepth: config.server.maxJsonDepth, recordLimit: config.server.recordLimit });
   } finally {
     await store.close();
   }
@@ -104,7 +104,7 @@ for (const engine of engines) {
       const config = resolveConfig({ resources: plan.resources }, { env: {}, overrides: { database: url } });
       const store = await openStore(url);
       try {
-        await assert.rejects(loadImport(store, defineResources(config), plan, { source: 'db.json', replace: false, maxJsonDepth: 64 }), (err: unknown) => {
+        await assert.rejects(loadImport(store, defineResources(config), plan, { source: 'db.json', replace: false, maxJsonDepth: 64, recordLimit: config.server.recordLimit }), (err: unknown) => {
           assert.ok(err instanceof ImportRefusedError);
           assert.deepEqual(err.resources, ['users', 'posts', 'comments', 'notes']);
           return true;

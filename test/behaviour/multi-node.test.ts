@@ -11,15 +11,15 @@ const CONFIG = {
   auth: { rateLimit: false },
 };
 
-/** Every event after `cursorUrl`, following `next` links until a page is empty. */
+/** Every event after `url`, following `next` links until there is none; returns the `poll` link, to read what comes later. */
 async function drainEvents(base: string, url: string, into: any[], auth: Record<string, string>): Promise<string> {
   for (;;) {
     const res = await fetch(base + url, { headers: auth });
     assert.equal(res.status, 200, `GET ${url}`);
     const page = await res.json();
     into.push(...page._embedded.events);
+    if (!page._links.next) return page._links.poll.href;
     url = page._links.next.href;
-    if (page.count === 0) return url;
   }
 }
 

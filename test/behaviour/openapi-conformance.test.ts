@@ -161,6 +161,14 @@ for (const engine of engines) {
       const note = await send('PUT', '/notes/1', { text: 'first' }, { 'if-none-match': '*' });
       await send('PUT', '/notes/1', { text: 'second' });
       await send('PUT', '/notes/1', { text: 'second' }, { 'if-match': String(note.headers.etag) });
+      // A key that may write messages but not read them: 201 with Location only, 204, and 403 for what would read the record.
+      const scribe = bearer((await server.context.auth.apiKeys.create({ name: 'scribe', scopes: ['messages:write'] })).key);
+      const scribbled = String((await send('POST', '/messages', { subject: 'blind' }, scribe)).headers.location);
+      await send('PUT', scribbled, { subject: 'blind 2' }, scribe);
+      await send('PUT', '/messages/777', { subject: 'blind 3' }, scribe);
+      await send('PATCH', scribbled, { subject: 'blind 4' }, scribe, 'application/merge-patch+json');
+      await send('PATCH', scribbled, [{ op: 'test', path: '/subject', value: 'blind 4' }], scribe, 'application/json-patch+json');
+      await send('DELETE', scribbled, '', { ...scribe, 'if-match': '"1.x"' }, 'text/plain');
       // String ids: drawn by POST, chosen by PUT, ids breaking the rule, references, cursors and expand.
       await send('POST', '/tags', { label: 'drawn' });
       await send('PUT', '/tags/a3f1', { label: 'hex', note: 1 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { apiKeyHeaders, configFile, startServe, type ServeProcess } from '../support-process.js';
+import { apiKeyHeaders, configFile, ROOT, startServe, type ServeProcess } from '../support-process.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const json = { 'content-type': 'application/json' };
@@ -108,7 +109,7 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
     for (let url = '/events?limit=100'; ; ) {
       const page = await (await fetch(server.url + url, { headers: auth })).json();
       for (const e of page._embedded.events) created.add(e.recordId);
-      if (page.count === 0) break;
+      if (!page._links.next) break;
       url = page._links.next.href;
     }
     for (const id of acked.values()) assert.ok(created.has(id), `no event for acknowledged /notes/${id}`);
@@ -116,10 +117,35 @@ describe('PostgreSQL lost while serving', { skip: pgUrl ? false : 'TEST_DATABASE
 });
 
 describe('PostgreSQL unreachable at start', () => {
-  test('serve retries with a log line per attempt, then exits with a clear message', async () => {
-    // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
-    const start = startServe(['--config', configFile(CONFIG), '--db', 'postgres://restwell@127.0.0.1:1/nowhere', '--db-wait', '2']);
-    const err: Error = await start.then(
+  // Port 1 on loopback: nothing listens there, so every connection attempt is refused at once.
+  const NOWHERE = 'postgres://restwell@127.0.0.1:1/nowhere';
+
+  test('serve keeps retrying, with a log line per attempt, while --db-wait lasts', async () => {
+    // A wait no test reaches: the test waits for the third attempt's line (the event), then stops the server.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--config', configFile(CONFIG), '--db', NOWHERE, '--db-wait', '3600'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr!.on('data', (d) => {
+          stderr += d;
+          if (stderr.includes('(attempt 3)')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited (${code}) before its third attempt:\n${stderr}`)));
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const lines = stderr.split('\n').filter((l) => l.includes('unavailable (attempt'));
+    for (const [i, line] of lines.slice(0, 3).entries()) {
+      assert.match(line, new RegExp(`^restwell: database at postgres://restwell@127\\.0\\.0\\.1:1/nowhere unavailable \\(attempt ${i + 1}\\): .*ECONNREFUSED.*; retrying in [\\d.]+s$`));
+    }
+  });
+
+  test('serve retries at least once however slow the machine, then exits with one clear line once --db-wait has passed', async () => {
+    const err: Error = await startServe(['--config', configFile(CONFIG), '--db', NOWHERE, '--db-wait', '1']).then(
       (s: ServeProcess) => {
         void s.stop();
         throw new Error('serve started without a database');
@@ -127,7 +153,9 @@ describe('PostgreSQL unreachable at start', () => {
       (e: Error) => e,
     );
     assert.match(err.message, /exited \(1\)/);
-    assert.match(err.message, /database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere unavailable \(attempt 1\).*ECONNREFUSED.*retrying in/);
-    assert.match(err.message, /restwell: could not reach the database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere within 2s \(\d+ attempts\)/);
+    const retries = err.message.match(/unavailable \(attempt \d+\).*ECONNREFUSED.*retrying in/g) ?? [];
+    const attempts = Number(/restwell: could not reach the database at postgres:\/\/restwell@127\.0\.0\.1:1\/nowhere within 1s \((\d+) attempts\)/.exec(err.message)?.[1]);
+    assert.ok(attempts >= 2, err.message);
+    assert.equal(retries.length, attempts - 1, 'a line for every attempt but the last');
   });
 });

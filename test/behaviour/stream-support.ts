@@ -1,6 +1,7 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RestwellServer } from '../../src/app/server.js';
+import { waitFor } from '../../src/test-support/wait-for.js';
 
 /** One Server-Sent Event as a client parses it. */
 export interface SseEvent {
@@ -98,11 +99,7 @@ function waitUntil(done: () => boolean, waiters: Array<() => void>, what: string
   });
 }
 
-/** Polls `check` until it holds (every 20 ms, for up to 10 s). */
+/** Polls `check` until it holds (every 20 ms): waits for the event, not for a time. */
 export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await waitFor(check, what);
 }

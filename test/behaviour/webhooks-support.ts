@@ -3,6 +3,7 @@ import { PUBLIC_DEMO as DEMO_CONFIG } from '../../src/test-support/test-server.j
 import type { RestwellServer } from '../../src/app/server.js';
 import type { TestEngine } from '../../src/test-support/engines.js';
 import { listeningServer, testServer } from '../../src/test-support/test-server.js';
+import { waitFor } from '../../src/test-support/wait-for.js';
 
 /** Secrets of the extra test sources (the demo's come from TEST_DEMO_SECRETS). */
 export const SECRETS = {
@@ -72,17 +73,12 @@ export async function inbox(base: string, source: string, token: string, query =
   for (;;) {
     const page = (await get(url, token)).json();
     out.push(...page._embedded.deliveries);
-    if (page.count === 0) return out;
+    if (!page._links.next) return out;
     url = base + page._links.next.href;
   }
 }
 
-/** Polls until `check` holds (the worker runs after the 2xx); fails after a few seconds. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** Polls until `check` holds (the worker runs after the 2xx): waits for the event, not a number of tries. */
+export function eventually<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
+  return waitFor(check, what, 50);
 }

@@ -10,7 +10,7 @@ import type { RestwellServer } from '../../src/app/server.js';
 import { engines, TEST_DEMO_SECRETS } from '../../src/test-support/test-server.js';
 import { samplePostmarkEmail, sampleTwilioSms, sampleMailgunEmail } from '../../src/webhooks/inbound/providers/index.js';
 import { signBasicAuth, signMailgun } from '../../src/webhooks/inbound/verifiers/index.js';
-import { listeningWithAdmin, get, inbox, post, SECRETS } from './webhooks-support.js';
+import { eventually, listeningWithAdmin, get, inbox, post, SECRETS } from './webhooks-support.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/webhook-signatures.json', import.meta.url), 'utf8'));
 const now = () => Math.floor(Date.now() / 1000);
@@ -102,14 +102,10 @@ for (const engine of engines) {
       rejected(await post(`${base}/webhooks/mail`, { 'content-type': mail.contentType }, mail.body), 'missing_signature');
       const genuine = sampleMailgunEmail({ subject: 'genuine', messageId: `<${randomUUID()}@mg>` }, good);
       assert.equal((await post(`${base}/webhooks/mailgun`, { 'content-type': genuine.contentType }, genuine.body)).status, 200);
-      const messages = await (async () => {
-        for (let i = 0; i < 100; i++) {
-          const list = (await get(`${base}/messages`)).json()._embedded.messages;
-          if (list.length) return list;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return [];
-      })();
+      const messages = await eventually(async () => {
+        const list = (await get(`${base}/messages`)).json()._embedded.messages;
+        return list.length ? list : undefined;
+      }, 'the genuine delivery to become a record');
       assert.deepEqual(messages.map((m: any) => m.subject), ['genuine'], 'no forged delivery became a record');
       assert.equal((await inbox(base, 'mail', admin)).length, 0);
     });

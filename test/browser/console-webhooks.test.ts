@@ -129,4 +129,30 @@ describe('web console: webhook inbox, outbound deliveries and the live event log
     await page.getByText('Live: off').waitFor();
     assert.deepEqual(errors, []);
   });
+
+  it('pages the event log with Next until the end (no Next there, even on a full page), then checks for newer events', async () => {
+    let total = 0;
+    for (let url: string | undefined = '/events?limit=100'; url; ) {
+      const body = (await env.api('GET', url)).json;
+      total += body.count;
+      url = body._links.next?.href;
+    }
+    assert.ok(total >= 2);
+    const log = page.getByRole('table', { name: 'The log, oldest first' });
+    // One page short of the whole log: Next leads to a last page of one event, which has no Next.
+    await page.goto(`${env.base}/_/#/events?limit=${total - 1}`);
+    await page.getByRole('link', { name: 'Next ›' }).click();
+    await page.getByRole('link', { name: 'Check for newer ›' }).waitFor();
+    assert.equal(await log.getByRole('row').count(), 2, 'a header and the one last event');
+    assert.equal(await page.getByRole('link', { name: 'Next ›' }).count(), 0);
+    // A page that holds exactly the whole log is the end too (its Next used to lead to an empty page, for ever).
+    await page.goto(`${env.base}/_/#/events?limit=${total}`);
+    await page.getByRole('link', { name: 'Check for newer ›' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Next ›' }).count(), 0);
+    await env.api('POST', '/characters', { name: 'Newer Still' });
+    await page.getByRole('link', { name: 'Check for newer ›' }).click();
+    await log.getByRole('cell', { name: /Newer Still/ }).waitFor();
+    assert.equal(await log.getByRole('row').count(), 2, 'only what was added since');
+    assert.deepEqual(errors, []);
+  });
 });

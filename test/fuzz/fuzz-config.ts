@@ -8,6 +8,7 @@ export const FUZZ_SECRETS = {
   github: 'fuzz-github-secret',
   stripe: 'whsec_fuzz_stripe_secret',
   mailgun: 'key-fuzz-mailgun-signing-key',
+  fan: 'fuzz-fan-token',
 };
 
 // Rate limits would turn most of a long run into 429s and hide everything behind them.
@@ -16,9 +17,11 @@ const unmetered = { limit: 1_000_000_000, window: '1m' };
 /**
  * The config the fuzzer attacks: the demo (characters: public read, scoped write; messages: scoped),
  * `notes` restricted to their owners with a field of every type, `ledgers` that require If-Match,
- * and one webhook source per signing scheme.
+ * one webhook source per signing scheme, and `fan`, whose store action puts each payload in four
+ * fields. The record limit is below the body limit, so writes whose result outgrows their body reach it.
  */
 export const FUZZ_CONFIG = {
+  server: { recordLimit: '512kb' },
   auth: { rateLimit: false },
   resources: {
     ...DEMO_CONFIG.resources,
@@ -51,6 +54,7 @@ export const FUZZ_CONFIG = {
       github: { provider: 'github', verify: { secret: FUZZ_SECRETS.github }, rateLimit: unmetered },
       stripe: { provider: 'stripe', verify: { secret: FUZZ_SECRETS.stripe }, rateLimit: unmetered },
       mailgun: { provider: 'mailgun', verify: { secret: FUZZ_SECRETS.mailgun }, actions: [{ store: 'messages', map: { subject: 'subject', from: 'from', text: 'text' } }], rateLimit: unmetered },
+      fan: { provider: 'generic', verify: { header: 'x-fan-token', secret: FUZZ_SECRETS.fan }, actions: [{ store: 'messages', map: { to: 'payload', attachments: 'payload', text: 'payload', html: 'payload' } }], rateLimit: unmetered },
     },
   },
 };

@@ -21,6 +21,8 @@ export interface FuzzRequest {
    * delivery is stored in the inbox as failed when its payload cannot be processed.
    */
   mayChangeWhenRejected?: boolean;
+  /** The one answer this request may get: its status and problem code (grammars that know it, such as grammar-unicode). */
+  expect?: { status: number; problem: string };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,9 +1,11 @@
 import type { FuzzContext } from './fuzz-context.js';
 import type { FuzzRequest } from './fuzz-request.js';
+import { amplifyRequest } from './grammar-amplify.js';
 import { bodyRequest } from './grammar-bodies.js';
 import { headerRequest } from './grammar-headers.js';
 import { pathRequest } from './grammar-paths.js';
 import { queryRequest } from './grammar-query.js';
+import { unicodeRequest } from './grammar-unicode.js';
 import { webhookRequest } from './grammar-webhooks.js';
 import { wireRequestOf } from './grammar-wire.js';
 import { openapiRequest } from './openapi-requests.js';
@@ -17,8 +19,10 @@ export function generate(seed: number, index: number, ctx: FuzzContext): FuzzReq
     [10, () => queryRequest(rng, ctx)],
     [10, () => headerRequest(rng, ctx)],
     [10, () => bodyRequest(rng, ctx)],
+    [6, () => unicodeRequest(rng, ctx)],
     [8, () => pathRequest(rng, ctx)],
     [12, () => webhookRequest(rng, ctx)],
     [10, () => wireRequestOf(rng, ctx)],
+    [8, () => amplifyRequest(rng, ctx)],
   ]);
 }

@@ -7,7 +7,7 @@ import type { Outcome } from './transport.js';
 
 /** What is wrong with one answer, or undefined when it is acceptable. */
 export interface Violation {
-  kind: '5xx' | 'no-response' | 'error-format';
+  kind: '5xx' | 'no-response' | 'error-format' | 'unexpected-answer' | 'replacement-character';
   detail: string;
 }
 
@@ -35,6 +35,10 @@ export function judge(req: FuzzRequest, outcome: Outcome): Violation | undefined
   }
   const { status, headers, body } = outcome;
   if (status >= 500 && !(status === 501 && !KNOWN_METHODS.has(req.method))) return { kind: '5xx', detail: `${status} ${body.toString('utf8').slice(0, 300)}` };
+  if (req.expect && !answers(req.expect, status, body)) return { kind: 'unexpected-answer', detail: `${status}, not ${req.expect.status} ${req.expect.problem}: ${body.toString('utf8').slice(0, 300)}` };
+  if (status < 300 && writesJson(req) && hasReplacement(body) && !hasReplacement(req.body!)) {
+    return { kind: 'replacement-character', detail: `${status} echoes U+FFFD the request never sent (text was stored mangled): ${body.toString('utf8').slice(0, 300)}` };
+  }
   if (status < 400 || req.method === 'HEAD') return undefined;
   const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   // A client that prefers text/html (a browser) gets the problem as a readable page.
@@ -51,6 +55,28 @@ export function judge(req: FuzzRequest, outcome: Outcome): Violation | undefined
   if (type !== 'application/problem+json') return { kind: 'error-format', detail: `${status} as ${type || 'no content-type'}, not application/problem+json` };
   if (parsed?.status !== status || typeof parsed.title !== 'string' || typeof parsed.type !== 'string') return { kind: 'error-format', detail: `${status} problem body lacks a matching status/title/type: ${body.toString('utf8').slice(0, 200)}` };
   return undefined;
+}
+
+/** True when the answer is the expected status with a problem of the expected code. */
+function answers(expect: NonNullable<FuzzRequest['expect']>, status: number, body: Buffer): boolean {
+  if (status !== expect.status) return false;
+  try {
+    return String(JSON.parse(body.toString('utf8')).type).endsWith(`/problems/${expect.problem}`);
+  } catch {
+    return false;
+  }
+}
+
+/** A write with a JSON body to a resource (not a webhook receiver): what it stores, its 2xx answer echoes. */
+function writesJson(req: FuzzRequest): boolean {
+  const type = Object.entries(req.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  return req.body !== undefined && !req.path.startsWith('/webhooks/') && typeof type === 'string' && /json/i.test(type) && ['POST', 'PUT', 'PATCH'].includes(req.method);
+}
+
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+/** U+FFFD, as UTF-8 bytes or as a JSON escape: what a lone surrogate or a bad byte becomes when mangled. */
+function hasReplacement(bytes: Buffer): boolean {
+  return bytes.includes(REPLACEMENT) || /\\ufffd/i.test(bytes.toString('latin1'));
 }
 
 /** The request's Accept header (names are sent as fuzzed, in any case); a repeated one is joined, as Node does. */

@@ -223,7 +223,7 @@ function embedded(page: any): any[] {
   return lists[0] ?? [];
 }
 
-/** Every item of a keyset-paged list, following `next` links until a page is empty or has none (at most 200 pages). */
+/** Every item of a keyset-paged list, following `next` links until there is none (at most 200 pages). */
 export async function allPages(base: string, path: string, auth: Record<string, string>): Promise<any[]> {
   const out: any[] = [];
   let url: string | undefined = path;

@@ -25,23 +25,34 @@ const CONFIG = {
   },
 };
 
-test('serve prints each resource’s effective access, and warns once on stderr when it listens beyond loopback with open writes', async () => {
+test('serve prints each resource’s effective access (a JSON log line in a pipe, text for a terminal), and warns once on stderr when it listens beyond loopback with open writes', async () => {
   const config = configFile(CONFIG);
   const db = join(mkdtempSync(join(tmpdir(), 'rw-banner-')), 'data.db');
   const wide = await startServe(['--config', config, '--db', db, '--host', '0.0.0.0']);
   const out = await stopped(wide);
-  assert.match(out, /^ {2}notes: read public · write needs scope notes:write$/m);
-  assert.match(out, /^ {2}drafts: read public · create public · update needs scope drafts:write · delete needs scope drafts:write$/m);
+  // stdout is a pipe: the banner is a JSON log line like every other line there.
+  const lines = wide.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const banner = lines.find((l) => /^Restwell is serving notes, drafts on http:\/\/localhost:\d+ \(database: /.test(l.msg));
+  assert.ok(banner, wide.stdout());
+  assert.equal(banner.level, 30);
+  assert.deepEqual(banner.access, [
+    'notes: read public · write needs scope notes:write',
+    'drafts: read public · create public · update needs scope drafts:write · delete needs scope drafts:write',
+  ]);
+  assert.equal(banner.url, `http://localhost:${wide.port}`);
+  assert.match(banner.createApiKey, /keys create/);
   const warnings = out.split('\n').filter((l) => l.includes('warning: listening on'));
   assert.deepEqual(warnings, [
     'restwell: warning: listening on 0.0.0.0, reachable beyond this machine, while anyone can write without a token: drafts (create: public). Require scopes in `access` (and verify webhooks), or listen on loopback only: --host 127.0.0.1',
   ]);
 
-  const local = await startServe(['--config', config, '--db', db]);
+  // LOG_FORMAT=pretty (what a terminal gets): the banner is text for a person.
+  const local = await startServe(['--config', config, '--db', db], { LOG_FORMAT: 'pretty' });
   const draft = await fetch(`${local.url}/drafts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' });
   assert.equal(draft.status, 201);
   const quiet = await stopped(local);
-  assert.match(quiet, /notes: read public/);
+  assert.match(local.stdout(), /^ {2}notes: read public · write needs scope notes:write$/m);
+  assert.match(local.stdout(), /^ {2}drafts: read public · create public · update needs scope drafts:write · delete needs scope drafts:write$/m);
   assert.doesNotMatch(quiet, /warning: listening on/, 'loopback only: nothing to warn about');
 
   // A required field the existing draft lacks, with no default: start-up is refused, saying how to fix it.

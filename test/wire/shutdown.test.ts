@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { waitFor } from '../../src/test-support/wait-for.js';
 import { apiKeyHeaders, ROOT } from '../support-process.js';
+
+/** What the server sends once it has read the headers of a request that asked `Expect: 100-continue`. */
+const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 
 /** `node bin/restwell.js serve` as a user runs it, on a free port, logging at info (JSON lines: stdout is a pipe). */
 async function serve(args: string[]): Promise<{ child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> }> {
@@ -24,17 +28,17 @@ async function serve(args: string[]): Promise<{ child: ChildProcess; port: numbe
   return { child, port, output: () => out, exited };
 }
 
-/** Polls `check` until it returns something (or the process exits first, which fails). */
+/** Polls `check` until it returns something (or the process exits first, which fails): waits for the event, not a number of tries. */
 async function until<T>(check: () => T | undefined, what: () => string, exited?: Promise<unknown>): Promise<T> {
   let gone = false;
   void exited?.then(() => (gone = true));
-  for (let i = 0; i < 600; i++) {
+  return waitFor(() => {
     const value = check();
-    if (value !== undefined) return value;
-    if (gone) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(what());
+    if (value === undefined && gone) throw new Error(what());
+    return value;
+  }, 'the server', 50).catch((err: Error) => {
+    throw new Error(err.message.startsWith('still waiting') ? what() : err.message);
+  });
 }
 
 /** Everything a socket receives until it closes (`so far` meanwhile). */
@@ -66,10 +70,12 @@ test('SIGTERM drains: a request under way completes, event streams end cleanly, 
     const body = JSON.stringify({ name: 'Sent while the server was stopping' });
     const upload = connect(server.port, '127.0.0.1');
     const uploadText = received(upload);
-    upload.write(`POST /characters HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
+    // Expect: 100-continue makes the server say when it has read the headers and handed the request on:
+    // the signal is sent after that event, not after a guess at how long it takes.
+    upload.write(`POST /characters HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`);
     await until(() => (streamText.soFar().startsWith('HTTP/1.1 200') ? true : undefined), () => `the stream did not open: ${streamText.soFar()}`, server.exited);
-    // The upload's headers reach the server (and its route) before the signal does.
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => (uploadText.soFar().startsWith(CONTINUE) ? true : undefined), () => `the upload's headers were not read: ${uploadText.soFar()}`, server.exited);
+    upload.write(body.slice(0, 10));
 
     server.child.kill('SIGTERM');
     await until(() => (server.output().includes('SIGTERM: draining') ? true : undefined), () => `no drain:\n${server.output()}`, server.exited);
@@ -81,7 +87,7 @@ test('SIGTERM drains: a request under way completes, event streams end cleanly, 
 
     // write, not end: a client that half-closes its side gets its request aborted by Node.
     upload.write(body.slice(10));
-    const answer = await uploadText;
+    const answer = (await uploadText).slice(CONTINUE.length);
     assert.match(answer, /^HTTP\/1.1 201 /, answer + server.output());
     const streamed = await streamText;
     assert.match(streamed, /^HTTP\/1.1 200 /);
@@ -109,12 +115,15 @@ test('a request still under way at server.drainTimeout is cut off, and the proce
   const server = await serve(['--config', config, '--db', join(dir, 'data.db')]);
   try {
     const upload = connect(server.port, '127.0.0.1');
-    const uploadText = received(upload).catch(() => 'reset');
-    upload.write('POST /characters HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":');
-    await new Promise((r) => setTimeout(r, 300));
+    const text = received(upload);
+    const uploadText = text.catch(() => 'reset');
+    upload.write('POST /characters HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n');
+    // Under way for sure: the server has read the headers (it says 100 Continue) and has part of the body.
+    await until(() => (text.soFar().startsWith(CONTINUE) ? true : undefined), () => `the upload's headers were not read: ${text.soFar()}`, server.exited);
+    upload.write('{"name":');
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0, server.output());
-    assert.ok(['', 'reset'].includes(await uploadText), 'no answer: the connection was closed');
+    assert.ok([CONTINUE, 'reset'].includes(await uploadText), 'no answer but 100 Continue: the connection was closed');
     assert.match(server.output(), /cut off/);
   } finally {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');

@@ -47,7 +47,8 @@ test('the demo generates its webhook secrets once, keeps them next to the databa
   const dir = mkdtempSync(join(tmpdir(), 'rw-hook-demo-'));
   const db = join(dir, 'restwell.db');
   const env = { MAIL_HOOK_USER: '', MAIL_HOOK_PASSWORD: '', TWILIO_AUTH_TOKEN: '' };
-  const server = await startServe(['--db', db], env);
+  // The banner as a person reads it (a terminal's), whose commands are run as printed.
+  const server = await startServe(['--db', db], { ...env, LOG_FORMAT: 'pretty' });
   try {
     const file = join(dir, 'demo-secrets.json');
     assert.equal(statSync(file).mode & 0o777, 0o600);

@@ -25,6 +25,8 @@ export interface LoadOptions {
   replace: boolean;
   /** The JSON depth the server accepts (config.server.maxJsonDepth). */
   maxJsonDepth: number;
+  /** The largest record the server stores (config.server.recordLimit): a larger row is refused, naming it. */
+  recordLimit: number;
   onProgress?: (collection: string, written: number) => void;
   /** Remember this file (absolute path) and content hash, so `serve <file>` knows it is loaded. */
   marker?: { file: string; sha256: string };
@@ -46,7 +48,7 @@ export async function loadImport(store: Store, resources: ResourceDefinition[], 
   const sets: ImportSet[] = [];
   for (const c of plan.collections) {
     const resource = byName.get(c.name)!;
-    const validator = new RecordValidator(resource, resources, options.maxJsonDepth);
+    const validator = new RecordValidator(resource, resources, options.maxJsonDepth, options.recordLimit);
     const records: ImportSet['records'] = new Array(c.rows.length);
     for (let i = 0; i < c.rows.length && problems.length < MAX_PROBLEMS; i++) {
       try {

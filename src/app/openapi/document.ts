@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolveAuthSettings } from '../../auth/auth-config.js';
 import type { RestwellConfig } from '../../config/types.js';
 import { defineResources, type ResourceDefinition } from '../../core/resource.js';
-import type { ProblemCode } from '../../http/problems.js';
+import { PROBLEMS, type ProblemCode } from '../../http/problems.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
 import { Components, pascal, type Json } from '../../http/openapi/components.js';
 import { header } from '../../http/openapi/headers.js';
@@ -58,11 +58,20 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     tags.set(tag, tagDescription(tag, route.resource));
     // POSTs to a collection (and actions, whose handlers check them once their parent is found).
     const preconditions = isCollectionPost(route) || (route.method === 'POST' && route.kind === 'action');
+    // Whatever writes to the database (a method other than GET that may find it unavailable) may find its disk full.
+    const writes = route.method !== 'GET' && doc.problems.includes('unavailable');
     // Every operation can meet a bug: 500 `internal`, a problem without details, is declared everywhere.
-    const problems: ProblemCode[] = [...new Set([...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(preconditions ? (['precondition-failed'] as const) : []), 'internal' as const])];
+    const problems: ProblemCode[] = [
+      ...new Set([
+        ...doc.problems, ...auth.problems, ...(metered ? (['rate-limited'] as const) : []), ...(preconditions ? (['precondition-failed'] as const) : []),
+        ...(writes ? (['insufficient-storage'] as const) : []), 'internal' as const,
+      ]),
+    ];
     const parameters = [...(doc.parameters ?? []), ...(preconditions ? COLLECTION_PRECONDITIONS : [])];
+    // A 403 other than the guard's insufficient scope (expand-forbidden, read-not-allowed…) has no challenge.
+    const onlyScope403 = problems.every((c) => PROBLEMS[c].status !== 403 || c === 'forbidden');
     const challenge = auth.bearer
-      ? { 400: { 'WWW-Authenticate': header(ctx, 'www-authenticate', false) }, 401: { 'WWW-Authenticate': header(ctx, 'www-authenticate') }, 403: { 'WWW-Authenticate': header(ctx, 'www-authenticate') } }
+      ? { 400: { 'WWW-Authenticate': header(ctx, 'www-authenticate', false) }, 401: { 'WWW-Authenticate': header(ctx, 'www-authenticate') }, 403: { 'WWW-Authenticate': header(ctx, 'www-authenticate', onlyScope403) } }
       : {};
     const responses = mergeResponses(doc.responses, problemResponses(problems, ctx, { ...challenge, ...doc.problemHeaders }));
     if (doc.anyProblem) responses.default = { description: 'An error, as a problem', content: { 'application/problem+json': { schema: problemSchema(ctx) } } };

@@ -90,11 +90,11 @@ describe('OpenAPI document', () => {
     assert.equal(doc.components.schemas.JsonPatch.type, 'array');
     // blog-posts has no access block: writes need the scope blog-posts:write, hence 403.
     // 412: If-Match / If-None-Match are evaluated against the collection (it exists, but has no ETag).
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '412', '413', '415', '422', '429', '500', '503']);
+    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '409', '412', '413', '415', '422', '429', '500', '503', '507']);
     assert.ok(create.responses['201'].headers.Location && create.responses['201'].headers.ETag);
     assert.equal(create.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/ValidationProblem');
     assert.deepEqual(Object.keys(item.get.responses).sort(), ['200', '304', '400', '401', '403', '404', '412', '429', '500', '503']);
-    assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503']);
+    assert.deepEqual(Object.keys(item.delete.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503', '507']);
     assert.ok(item.patch.responses['415'].headers['Accept-Patch']);
     const headerNames = (op: any) => op.parameters.map((p: any) => doc.components.parameters[p.$ref?.split('/').pop()]?.name ?? p.name);
     assert.deepEqual(headerNames(create), ['Idempotency-Key', 'If-Match', 'If-None-Match']);
@@ -153,13 +153,16 @@ describe('OpenAPI document: what every operation shares', () => {
   });
 
   it('documents 503 with Retry-After wherever the store is used, and 429 with the RateLimit headers on metered operations', () => {
-    for (const [, op] of operations) {
+    for (const [method, op] of operations) {
       const r = op.responses;
       if (op.operationId.startsWith('options') || /Root|OpenApi|Docs|ProblemType|AuthorizationServerMetadata|Console|etHealth/.test(op.operationId)) {
         assert.equal(r['503'], undefined, op.operationId);
         continue;
       }
       assert.ok(headersOf(r['503'])['Retry-After']?.required, `${op.operationId} 503`);
+      // What writes to the store may find its disk full: 507 insufficient-storage, with Retry-After too.
+      if (method !== 'get' && method !== 'head') assert.ok(r['507'] && headersOf(r['507'])['Retry-After']?.required, `${op.operationId} 507`);
+      else assert.equal(r['507'], undefined, op.operationId);
       // The JWK Set and the readiness probe use the store but have no access rule, so the guard never counts them.
       if (/Jwks|etReadiness/.test(op.operationId)) assert.equal(r['429'], undefined);
       else assert.ok(headersOf(r['429'])['Retry-After']?.required && headersOf(r['429']).RateLimit?.required && headersOf(r['429'])['RateLimit-Policy']?.required, `${op.operationId} 429`);
@@ -174,12 +177,35 @@ describe('OpenAPI document: what every operation shares', () => {
 
   it('puts WWW-Authenticate on 401 and 403, Idempotent-Replayed on what may be a replay', () => {
     for (const [, op] of operations) {
-      for (const status of ['401', '403']) if (op.responses[status] && op.operationId !== 'receiveWebhook') assert.ok(headersOf(op.responses[status])['WWW-Authenticate']?.required, `${op.operationId} ${status}`);
+      for (const status of ['401', '403']) {
+        if (!op.responses[status] || op.operationId === 'receiveWebhook') continue;
+        // Only the guard's insufficient scope challenges; a 403 that may also be another problem (expand-forbidden…) may come without one.
+        const codes = [...String(op.responses[status].description).matchAll(/^`([a-z-]+)`:/gm)].map((m) => m[1]);
+        const challenge = headersOf(op.responses[status])['WWW-Authenticate'];
+        assert.ok(challenge, `${op.operationId} ${status}`);
+        assert.equal(challenge.required, status === '401' || codes.every((c) => c === 'forbidden'), `${op.operationId} ${status}`);
+      }
     }
     for (const response of [doc.paths['/characters'].post.responses['201'], doc.paths['/characters/{id}'].patch.responses['422']]) {
       assert.equal(headersOf(response)['Idempotent-Replayed'].required, false);
     }
     assert.equal(doc.paths['/api-keys'].post.responses['201'].headers['Idempotent-Replayed'], undefined, 'a secret is never replayed');
+  });
+
+  it('documents answers without the record only where a writer may be unable to read it', () => {
+    const doc = demo() as any;
+    // messages: written with messages:write, read with messages:read.
+    const messages = doc.paths['/messages/{id}'];
+    assert.ok(messages.patch.responses['204'] && !messages.patch.responses['204'].content);
+    assert.ok(messages.put.responses['204'] && messages.put.responses['201']['x-body-optional']);
+    assert.equal(doc.paths['/messages'].post.responses['201']['x-body-optional'], true);
+    assert.equal(doc.paths['/messages'].post.responses['201'].headers.ETag.$ref, '#/components/headers/ETagOptional');
+    assert.match(messages.patch.responses['403'].description, /`read-not-allowed`/);
+    // characters: read by anyone, so every writer gets the record.
+    const characters = doc.paths['/characters/{id}'];
+    assert.equal(characters.patch.responses['204'], undefined);
+    assert.equal(doc.paths['/characters'].post.responses['201']['x-body-optional'], undefined);
+    assert.doesNotMatch(characters.patch.responses['403'].description, /read-not-allowed/);
   });
 
   it('documents the OAuth endpoints as OAuth: form bodies, RFC 6749 JSON errors, and the JWK Set media type', () => {

@@ -1,10 +1,9 @@
-/** Query parameters whose values could be credentials, whatever a client puts there. */
-const SECRET_PARAM = /^(access_token|token|api_key|apikey|key|secret|client_secret|password|pass|signature|sig|code|auth)$/i;
+import { isCredentialName } from './credential-name.js';
 
 /**
  * The URL as a log line shows it: Restwell takes no secret in a query, but a client may still
- * send one (`?access_token=` out of habit), so such values are replaced. Headers, Authorization
- * above all, are never logged.
+ * send one (`?access_token=` out of habit), so the value of every parameter whose name
+ * looks like a credential (isCredentialName) is replaced. Headers, Authorization above all, are never logged.
  */
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
@@ -21,7 +20,7 @@ export function loggableUrl(url: string): string {
       } catch {
         // A malformed escape is logged as sent.
       }
-      return eq >= 0 && SECRET_PARAM.test(decoded) ? `${name}=[redacted]` : pair;
+      return eq >= 0 && isCredentialName(decoded) ? `${name}=[redacted]` : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;

@@ -14,9 +14,7 @@ export interface LoggerSettings {
  */
 export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): LoggerSettings {
   const level = env.LOG_LEVEL || 'info';
-  const format = env.LOG_FORMAT?.toLowerCase();
-  const usePretty = format === 'pretty' || (format !== 'json' && terminal && env.NODE_ENV !== 'production');
-  if (!usePretty) return { level };
+  if (!prettyLogs(env, terminal)) return { level };
   return {
     level,
     // Synchronous, in this thread: a terminal is for a person watching, not for throughput.
@@ -28,4 +26,10 @@ export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env, terminal = p
       singleLine: true,
     }),
   };
+}
+
+/** True when the environment asks for lines a person reads rather than JSON lines (see {@link loggerFromEnv}). */
+export function prettyLogs(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): boolean {
+  const format = env.LOG_FORMAT?.toLowerCase();
+  return format === 'pretty' || (format !== 'json' && terminal && env.NODE_ENV !== 'production');
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RestwellConfig } from '../../config/types.js';
 import { sendProblem } from '../../http/problems.js';
+import { StoreFullError } from '../../store/errors.js';
 import { documented, type Route } from '../../http/route.js';
 import type { AppContext } from '../context.js';
 import { OPS_OPERATIONS } from './ops-operations.js';
@@ -20,7 +21,7 @@ export function opsRoutes(config?: Pick<RestwellConfig, 'server'>): Route<AppCon
   return documented<Route<AppContext>>(
     [
       { method: 'GET', path: '/healthz', operationId: 'getHealth', summary: 'Liveness: the process is up (never touches the database)', handler: () => health, kind: 'meta' },
-      { method: 'GET', path: '/readyz', operationId: 'getReadiness', summary: 'Readiness: the database answers and the server is not shutting down', handler: readiness, kind: 'meta' },
+      { method: 'GET', path: '/readyz', operationId: 'getReadiness', summary: 'Readiness: the database answers, writes can commit (its disk is not full) and the server is not shutting down', handler: readiness, kind: 'meta' },
       ...(metrics === 'off'
         ? []
         : [{ method: 'GET' as const, path: '/metrics', operationId: 'getMetrics', summary: 'Prometheus metrics of this process (text format 0.0.4)', handler: scrape, kind: 'meta' as const, ...(metrics === 'public' ? {} : { access: [METRICS_SCOPE] }) }]),
@@ -44,10 +45,16 @@ function readiness(ctx: AppContext) {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        ctx.store.ping(),
+        // While the last write found the disk full, ask again with a write of the store's own: a
+        // node taken out of service gets no client writes that could tell it space is back.
+        ctx.store.storage.full ? ctx.store.probeStorage() : ctx.store.ping(),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS))),
       ]);
     } catch (err) {
+      if (err instanceof StoreFullError) {
+        reply.header('retry-after', String(err.retryAfterSeconds));
+        return sendProblem(request, reply, 'unavailable', 'writes cannot commit: the database has no storage space left; reads still work');
+      }
       reply.header('retry-after', '5');
       return sendProblem(request, reply, 'unavailable', `the database does not answer: ${(err as Error).message}`);
     } finally {

@@ -14,8 +14,13 @@ const RECEIVE_ROUTE = '/webhooks/:source';
  * label is fixed when the route is registered (the route table's pattern, never the URL), so a
  * request costs a label lookup, not a URL parse; requests no route matched share one label. Must
  * run before any route is registered. Nothing is added when neither metrics nor request logs are on.
+ * A full disk is logged once when writes start failing for it and once when one commits again.
  */
 export function registerOps(app: FastifyInstance, ctx: AppContext): void {
+  const stopStorage = ctx.store.storage.listen((full) =>
+    full ? app.log.warn({ storage: 'full', reason: full.reason }, `writes fail: ${full.message}; answering 507 until a write commits again`) : app.log.info({ storage: 'ok' }, 'writes commit again: storage space is available'),
+  );
+  app.addHook('onClose', async () => void stopStorage());
   const metrics = opsState(ctx).metrics;
   const logRequests = logsRequests(app);
   if (metrics) {

@@ -27,7 +27,8 @@ export interface CredentialCollection<Info> {
 /**
  * The four handlers of a credential collection: create (201 whose body carries the secret, the
  * only time it is shown, never cached), list and read (never a secret), delete (the credential
- * stops working at once on this node, on others within the token cache's TTL).
+ * stops working at once on this node, on others within the token cache's TTL; the event streams it
+ * holds open end at once here, on other nodes at their next credential check).
  */
 export function credentialHandlers<Info>(c: CredentialCollection<Info>) {
   const found = async (ctx: AuthContext, request: FastifyRequest) => {
@@ -50,7 +51,7 @@ export function credentialHandlers<Info>(c: CredentialCollection<Info>) {
     remove: (ctx: AuthContext) => async (request: FastifyRequest, reply: FastifyReply) => {
       const { id } = request.params as { id: string };
       if (!(await c.remove(ctx, id))) throw new NotFoundError(`no ${c.noun} has id ${id}`);
-      ctx.auth.cache.clear();
+      ctx.auth.revocations.revoked();
       return reply.code(204).send();
     },
   };

@@ -120,7 +120,7 @@ function credentialOperations(c: Credential): Record<string, (ctx: SchemaContext
       tag: c.tag,
     }),
     delete: () => ({
-      description: `Deletes the ${c.noun}: it stops working at once on this node, on others within the token cache time.`,
+      description: `Deletes the ${c.noun}: it stops working at once on this node, on others within the token cache time. The event streams it holds open end at once on this node, on others within \`events.stream.credentialCheck\`.`,
       pathParameters: idParameter(c),
       responses: { '204': { description: 'Deleted' } },
       problems: ['not-found', 'unavailable'],

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.js';
-import { baseUrl, sendProblem } from '../../http/problems.js';
+import { sendProblem } from '../../http/problems.js';
 import { addVary } from '../../http/vary.js';
 import type { DocRoute } from '../../http/route.js';
 import type { AccessRule } from '../../config/types.js';
@@ -41,7 +41,7 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
     let failure: BearerError | undefined;
     if (rules !== 'client') {
       try {
-        principal = await ctx.auth.authenticate(request.headers.authorization, ctx.auth.audienceFor(baseUrl(request)));
+        principal = await ctx.auth.authenticate(request.headers.authorization, ctx.auth.audience());
       } catch (err) {
         if (err instanceof IssuerUnavailableError) {
           reply.header('retry-after', '30');

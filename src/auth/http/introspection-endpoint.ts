@@ -1,5 +1,4 @@
 import type { AuthContext } from './auth-context.js';
-import { baseUrl } from '../../http/problems.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';
 import { OAuthError, sendOAuthJson } from './oauth-response.js';
@@ -14,7 +13,7 @@ export function introspectionEndpoint(ctx: AuthContext) {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'the token parameter is required');
     const admin = client.scopes.includes(ADMIN_SCOPE);
-    const at = ctx.auth.audienceFor(baseUrl(request));
+    const at = ctx.auth.audience();
     const claims = await ctx.auth.tokens.claims(token, at);
     if (claims && (admin || claims.client_id === client.clientId) && !(await ctx.auth.tokens.isRevoked(String(claims.jti)))) {
       const { iss, aud, sub, exp, iat, jti, scope, client_id } = claims;

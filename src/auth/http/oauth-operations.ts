@@ -94,7 +94,8 @@ export const OAUTH_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
   revokeToken: (ctx) => ({
     description:
       'Token revocation (RFC 7009). A client revokes its own access tokens; a client allowed `*` any token, and API keys. ' +
-      'An unknown or already invalid token is still 200.',
+      'An unknown or already invalid token is still 200. The event streams the token holds open end at once on this node, on others within ' +
+      '`events.stream.credentialCheck`.',
     requestBody: formBody('The token to revoke', {
       token: { type: 'string' },
       token_type_hint: { type: 'string', description: 'Ignored: every kind of token is looked up' },

@@ -1,5 +1,4 @@
 import type { AuthContext } from './auth-context.js';
-import { baseUrl } from '../../http/problems.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';
 import { OAuthError, sendOAuthJson } from './oauth-response.js';
@@ -13,7 +12,7 @@ export function revocationEndpoint(ctx: AuthContext) {
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'the token parameter is required');
     const admin = client.scopes.includes(ADMIN_SCOPE);
-    const claims = await ctx.auth.tokens.claims(token, ctx.auth.audienceFor(baseUrl(request)));
+    const claims = await ctx.auth.tokens.claims(token, ctx.auth.audience());
     if (claims) {
       if (!admin && claims.client_id !== client.clientId) throw new OAuthError('unauthorized_client', 'this token was issued to another client');
       await ctx.auth.tokens.revoke(claims);
@@ -21,8 +20,9 @@ export function revocationEndpoint(ctx: AuthContext) {
       const key = await ctx.auth.apiKeys.verify(token);
       if (key) await ctx.auth.apiKeys.revoke(key.id);
     }
-    // Forget verified tokens on this node at once; other nodes within the cache TTL.
-    ctx.auth.cache.clear();
+    // Forget verified tokens on this node at once (other nodes within the cache TTL), and end the
+    // streams the token holds open (here at once, elsewhere at the next credential check).
+    ctx.auth.revocations.revoked();
     return sendOAuthJson(reply, 200, {});
   });
 }

@@ -1,5 +1,4 @@
 import type { AuthContext } from './auth-context.js';
-import { baseUrl } from '../../http/problems.js';
 import { invalidScopes, narrowScopes, parseScopes } from '../scopes.js';
 import { oauthEndpoint } from './oauth-handler.js';
 import { OAuthError, sendOAuthJson } from './oauth-response.js';
@@ -18,7 +17,7 @@ export function tokenEndpoint(ctx: AuthContext) {
     if (bad.length) throw new OAuthError('invalid_scope', `not valid scope tokens: ${bad.join(' ')}`);
     const scopes = narrowScopes(requested, client.scopes);
     if (requested.length && !scopes.length) throw new OAuthError('invalid_scope', `none of the requested scopes is allowed for this client; it may have: ${client.scopes.join(' ') || '(none)'}`);
-    const { token, expiresIn } = await ctx.auth.tokens.issue(ctx.auth.audienceFor(baseUrl(request)), client.clientId, scopes);
+    const { token, expiresIn } = await ctx.auth.tokens.issue(ctx.auth.audience(), client.clientId, scopes);
     return sendOAuthJson(reply, 200, { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') });
   });
 }

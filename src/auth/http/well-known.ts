@@ -23,7 +23,7 @@ export function authorizationServerMetadata(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const base = baseUrl(request);
     const body = {
-      issuer: ctx.auth.audienceFor(base).issuer,
+      issuer: ctx.auth.audience().issuer,
       token_endpoint: `${base}/oauth/token`,
       jwks_uri: `${base}/.well-known/jwks.json`,
       grant_types_supported: ['client_credentials'],

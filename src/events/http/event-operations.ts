@@ -1,4 +1,4 @@
-import { logPageParameters, logPageResponse } from '../../http/openapi/log-page-doc.js';
+import { LOG_PAGING_RULE, logPageParameters, logPageResponse } from '../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { representations } from '../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../http/openapi/schemas.js';
@@ -29,8 +29,8 @@ function eventTypes(ctx: SchemaContext): string {
 export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   listEvents: (ctx) => ({
     description:
-      'The event log, oldest first: one event per create, replace, patch and delete. The `next` link is always present: ' +
-      'a reader stores it and polls it to follow new events without missing or repeating one.',
+      `The event log, oldest first: one event per create, replace, patch and delete. ${LOG_PAGING_RULE} ` +
+      'To follow events live instead, open `GET /events/stream`.',
     parameters: [
       {
         name: 'type',
@@ -56,7 +56,9 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
       'event. A comment line (`: keep-alive`) comes every `events.stream.heartbeat`. Without `Last-Event-ID` the stream starts at the end of ' +
       'the log; with it, it first sends every event after that one, then goes live, with no gap and no repeat (EventSource sends the header ' +
       'itself when it reconnects). A client that stops reading is disconnected once `events.stream.bufferSize` bytes wait for it; it resumes ' +
-      'with `Last-Event-ID` and loses nothing. The stream also ends when the server shuts down or the access token expires.',
+      'with `Last-Event-ID` and loses nothing. The stream also ends when the server shuts down, and when the credential it was opened with ' +
+      'expires or is revoked (an API key deleted, an access token revoked, its OAuth client deleted): at once on the node that revoked it, on ' +
+      'other nodes (or after a revocation by the CLI) within `events.stream.credentialCheck`; reconnecting with that credential is then a 401.',
     parameters: [
       {
         name: 'Last-Event-ID',

@@ -2,7 +2,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eventVisibility } from '../../auth/access.js';
-import type { HttpContext } from '../../http/context.js';
+import type { AuthContext } from '../../auth/http/auth-context.js';
+import type { Principal } from '../../auth/principal.js';
 import { sendProblem } from '../../http/problems.js';
 import { isEventId } from '../../store/records.js';
 import { eventStreams, type EventStreams } from '../stream/event-streams.js';
@@ -25,9 +26,11 @@ const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'ca
  * would show it (its visibility, its `type=`), from the end of the log or, with Last-Event-ID,
  * from just after the event it names, without a gap or a repeat.
  */
-export function streamEvents(ctx: HttpContext) {
+export function streamEvents(ctx: AuthContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const streams = eventStreams(ctx, request.server.log);
+    // A revocation here while the stream is set up finds no watch yet: counted, so the stream checks once it watches.
+    const revocations = ctx.auth.revocations.count;
     const asked = parseStreamRequest(request);
     if (!acceptsEventStream(request.headers.accept)) {
       return sendProblem(request, reply, 'not-acceptable', 'GET /events/stream serves text/event-stream only; accept it (or */*), or page GET /events for JSON');
@@ -55,7 +58,8 @@ export function streamEvents(ctx: HttpContext) {
     reply.hijack();
     reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
     reply.raw.write(retryFrame(RETRY_MS));
-    endAtExpiry(client, request.principal?.expiresAt);
+    holdCredential(streams, client, request.principal);
+    if (ctx.auth.revocations.count !== revocations) void streams.credentials.check();
     // Without Last-Event-ID the stream starts where the tail is: everything after it comes live.
     if (after === undefined) client.goLive();
     else await catchUp(ctx, streams, client, filter, after);
@@ -66,7 +70,7 @@ export function streamEvents(ctx: HttpContext) {
  * Writes what the client missed (from the log, in pages) and then lets it go live. Events the tail
  * handed it meanwhile waited in its backlog; those the log pages already wrote are skipped by position.
  */
-async function catchUp(ctx: HttpContext, streams: EventStreams, client: StreamClient, filter: StreamFilter, after: number): Promise<void> {
+async function catchUp(ctx: AuthContext, streams: EventStreams, client: StreamClient, filter: StreamFilter, after: number): Promise<void> {
   try {
     let position = after;
     for (;;) {
@@ -89,9 +93,18 @@ async function catchUp(ctx: HttpContext, streams: EventStreams, client: StreamCl
 /** The longest delay setTimeout takes; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** An access token's expiry ends the stream: the client reconnects with a fresh token, and is checked again. */
-function endAtExpiry(client: StreamClient, expiresAt: number | undefined): void {
-  if (expiresAt === undefined) return;
-  const timer = setTimeout(() => void client.end('the access token expired'), Math.min(Math.max(0, expiresAt * 1000 - Date.now()), MAX_TIMER_MS)).unref();
-  void client.ended.then(() => clearTimeout(timer));
+/**
+ * A stream lasts only as long as the credential it was opened with: its expiry ends it (an API
+ * key's, an access token's, an external issuer's `exp`), and so does its revocation, which the
+ * node's credential watch finds (on whichever node it was made). The client reconnects, and is
+ * checked again.
+ */
+function holdCredential(streams: EventStreams, client: StreamClient, principal: Principal | undefined): void {
+  const unwatch = streams.credentials.watch(principal, (why) => void client.end(why));
+  const expiresAt = principal?.expiresAt;
+  const timer = expiresAt === undefined ? undefined : setTimeout(() => void client.end('the credential expired'), Math.min(Math.max(0, expiresAt * 1000 - Date.now()), MAX_TIMER_MS)).unref();
+  void client.ended.then(() => {
+    clearTimeout(timer);
+    unwatch();
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StreamConfig } from '../../config/types.js';
-import type { HttpContext } from '../../http/context.js';
+import type { AuthContext } from '../../auth/http/auth-context.js';
+import { CredentialWatch } from './credential-watch.js';
 import { EventTail } from './event-tail.js';
 import type { StreamClient } from './stream-client.js';
 
@@ -9,22 +10,25 @@ const YIELD_BYTES = 64 * 1024;
 
 /**
  * Every open event stream of one server: the shared tail, the heartbeat (one timer for all
- * streams), the `maxClients` cap, and ending them all at shutdown, which Fastify cannot do itself
- * (it closes idle connections only, and a stream never is).
+ * streams), the watch on their credentials (a revoked one ends its streams), the `maxClients` cap,
+ * and ending them all at shutdown, which Fastify cannot do itself (it closes idle connections only,
+ * and a stream never is).
  */
 export class EventStreams {
   readonly config: StreamConfig;
   readonly tail: EventTail;
+  readonly credentials: CredentialWatch;
   private readonly clients = new Set<StreamClient>();
   private heartbeat: NodeJS.Timeout | undefined;
   private closing = false;
 
   constructor(
-    ctx: HttpContext,
+    ctx: AuthContext,
     readonly log: FastifyBaseLogger,
   ) {
     this.config = ctx.config.events.stream;
     this.tail = new EventTail(ctx.store, log, Math.min(YIELD_BYTES, Math.ceil(this.config.bufferBytes / 2)));
+    this.credentials = new CredentialWatch(ctx.auth.revocations, this.config.credentialCheckMs, log);
   }
 
   /** True when no further stream may open (the cap is reached, or the server is closing). */
@@ -57,14 +61,15 @@ export class EventStreams {
   async close(): Promise<void> {
     this.closing = true;
     this.tail.stop();
+    this.credentials.stop();
     await Promise.all([...this.clients].map((c) => c.end('the server is shutting down')));
   }
 }
 
-const byContext = new WeakMap<HttpContext, EventStreams>();
+const byContext = new WeakMap<AuthContext, EventStreams>();
 
 /** The streams of the server built on `ctx` (one set per server, however many apps share a process). */
-export function eventStreams(ctx: HttpContext, log: FastifyBaseLogger): EventStreams {
+export function eventStreams(ctx: AuthContext, log: FastifyBaseLogger): EventStreams {
   let streams = byContext.get(ctx);
   if (!streams) byContext.set(ctx, (streams = new EventStreams(ctx, log)));
   return streams;

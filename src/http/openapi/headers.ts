@@ -16,7 +16,7 @@ const RESPONSE_HEADERS: Record<string, { name: string; doc: Json }> = {
   vary: { name: 'Vary', doc: { description: 'The request headers the answer depends on: Accept (the representation), and Authorization where access depends on the caller', schema: { type: 'string' } } },
   link: {
     name: 'Link',
-    doc: { description: 'RFC 8288 links to the first, next and prev pages, e.g. `</characters?cursor=…>; rel="next"`', schema: { type: 'string' } },
+    doc: { description: 'RFC 8288 links to the first, next and prev pages (next and prev only when there is such a page), and on a log the `poll` link for entries added later, e.g. `</characters?cursor=…>; rel="next"`', schema: { type: 'string' } },
   },
   allow: { name: 'Allow', doc: { description: 'The methods this path supports', schema: { type: 'string' } } },
   'accept-patch': { name: 'AcceptPatch', doc: { description: 'The patch formats PATCH accepts (RFC 5789)', schema: { type: 'string', example: PATCH_TYPES.join(', ') } } },

@@ -47,7 +47,7 @@ export function validationProblemSchema(ctx: SchemaContext): { $ref: string } {
 
 /** Headers every problem of a status carries, whatever the operation. */
 function statusHeaders(status: number, list: readonly ProblemCode[], ctx: SchemaContext): Record<string, unknown> {
-  if (status === 503) return { 'Retry-After': header(ctx, 'retry-after') };
+  if (status === 503 || status === 507) return { 'Retry-After': header(ctx, 'retry-after') };
   if (status === 429) return { 'Retry-After': header(ctx, 'retry-after'), RateLimit: header(ctx, 'ratelimit'), 'RateLimit-Policy': header(ctx, 'ratelimit-policy') };
   if (list.includes('idempotency-in-flight')) return { 'Retry-After': header(ctx, 'retry-after', list.length === 1) };
   return {};

@@ -1,6 +1,7 @@
 import { STRING_ID_PATTERN, STRING_ID_RULE } from '../../config/string-id.js';
 import type { RestwellConfig } from '../../config/types.js';
 import { bodySchema, fieldSchema } from '../../core/field-schema.js';
+import { MAX_PATCH_OPERATIONS } from '../../core/patch-budget.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { pascal, type Components, type Json } from './components.js';
 
@@ -127,7 +128,8 @@ export function jsonPatchSchema(ctx: SchemaContext): { $ref: string } {
   const value = { description: 'Any JSON value' };
   return ctx.components.schema('json-patch', 'JsonPatch', () => ({
     type: 'array',
-    description: 'A JSON Patch (RFC 6902): operations applied in order, all or nothing. The result must still be a valid record.',
+    maxItems: MAX_PATCH_OPERATIONS,
+    description: 'A JSON Patch (RFC 6902): operations applied in order, all or nothing. The result must still be a valid record, no larger than `server.recordLimit` (an operation that would cross it stops the patch: 413).',
     items: {
       oneOf: [
         operation('add', { path: pointer, value }),

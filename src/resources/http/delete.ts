@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
-import { checkPreconditions } from '../../http/conditional.js';
-import { notFound, recordId, visible } from './record-request.js';
+import { checkWritePreconditions } from './blind-write.js';
+import { mayRead, notFound, recordId, visible } from './record-request.js';
 
 /** `DELETE /{collection}/{id}`: 204; a second DELETE finds nothing (404). Honours If-Match. */
 export function deleteRecord(ctx: HttpContext, resource: ResourceDefinition) {
@@ -10,7 +10,7 @@ export function deleteRecord(ctx: HttpContext, resource: ResourceDefinition) {
     const id = recordId(request, resource);
     await ctx.store.mutate(resource, id, (current) => {
       if (!current || !visible(request, current)) throw notFound(resource, id);
-      checkPreconditions(request.headers, current, resource.requireIfMatch);
+      checkWritePreconditions(request, resource, current, !mayRead(request, resource, current));
       return { delete: true };
     });
     return reply.code(204).send();

@@ -1,4 +1,5 @@
 import { BadRequestError } from '../../core/errors.js';
+import { formatBytes } from '../../core/json-size.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { recordRepresentation, type Link } from '../../http/hal.js';
@@ -9,24 +10,52 @@ import { sparse } from './list-body.js';
 
 /** The most records one response embeds, over every expansion and level. */
 export const MAX_EMBEDDED = 2000;
+/**
+ * The most JSON one response embeds (16 MiB, or one record limit when that is more): a record
+ * many others reference is embedded once per reference, so a page could otherwise repeat a large
+ * record a hundred times over, from one small request.
+ */
+export const MAX_EMBEDDED_BYTES = 16 * 1024 ** 2;
 
-/** What the expansions of some records found: per node, the records keyed by what relates them. */
-type Loaded = Map<ExpandNode, Map<RecordId, StoredRecord[]>>;
+/**
+ * What the expansions of some records found (per node, the records keyed by what relates them),
+ * and what embedding them has cost so far: every embedding counts, a record embedded twice twice.
+ */
+export class Loaded extends Map<ExpandNode, Map<RecordId, StoredRecord[]>> {
+  private embedded = 0;
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  /** Counts one more embedded record of `json`; past MAX_EMBEDDED records or maxBytes, the request is refused. */
+  charge(json: string): void {
+    this.bytes += json.length;
+    if (++this.embedded > MAX_EMBEDDED) throw tooMany();
+    if (this.bytes > this.maxBytes) {
+      throw new BadRequestError('invalid-query', `expand would embed more than ${formatBytes(this.maxBytes)} of records (a record is embedded once per reference to it); ask for a smaller limit or fewer expansions`);
+    }
+  }
+}
+
+const tooMany = () => new BadRequestError('invalid-query', `expand would embed more than ${MAX_EMBEDDED} records; ask for a smaller limit or fewer expansions`);
 
 /**
  * Loads what `nodes` embed for `records`, level by level: one query per expansion path and level
  * for the whole page (forward: `id IN (…)`; reverse: `field IN (…)`, first REVERSE_EXPAND_LIMIT+1
- * per record), never one per record. More than MAX_EMBEDDED records in all is a 400.
+ * per record), never one per record. More than MAX_EMBEDDED records in all is a 400, and so is
+ * more than MAX_EMBEDDED_BYTES (or `recordLimit`, when larger) of them once embedded.
  */
-export async function loadExpansions(store: Store, resource: ResourceDefinition, records: readonly StoredRecord[], nodes: ExpandNode[]): Promise<Loaded> {
-  const loaded: Loaded = new Map();
+export async function loadExpansions(store: Store, resource: ResourceDefinition, records: readonly StoredRecord[], nodes: ExpandNode[], recordLimit = 0): Promise<Loaded> {
+  const loaded = new Loaded(Math.max(MAX_EMBEDDED_BYTES, recordLimit));
   let budget = MAX_EMBEDDED;
   const visit = async (parents: readonly StoredRecord[], level: ExpandNode[]): Promise<void> => {
     for (const node of level) {
       const found = node.kind === 'forward' ? await loadForward(store, node, parents) : await loadReverse(store, node, parents);
       loaded.set(node, found.byKey);
       budget -= found.records.length;
-      if (budget < 0) throw new BadRequestError('invalid-query', `expand would embed more than ${MAX_EMBEDDED} records; ask for a smaller limit or fewer expansions`);
+      if (budget < 0) throw tooMany();
       if (node.children.length && found.records.length) await visit(found.records, node.children);
     }
   };
@@ -73,14 +102,20 @@ export function expandedBody(resource: ResourceDefinition, record: StoredRecord,
     if (node.kind === 'forward') {
       const id = record.data[node.field] as RecordId | null;
       const target = id === null || id === undefined ? undefined : found?.get(id)?.[0];
-      embedded[node.name] = target ? expandedBody(node.target, target, node.children, loaded) : null;
+      embedded[node.name] = target ? embed(node, target, loaded) : null;
     } else {
       const related = (found?.get(record.id) ?? []).slice(0, REVERSE_EXPAND_LIMIT);
-      embedded[node.name] = related.map((r) => expandedBody(node.target, r, node.children, loaded));
+      embedded[node.name] = related.map((r) => embed(node, r, loaded));
       links[node.name] = { href: `/${node.target.name}?${new URLSearchParams({ [node.field]: String(record.id) })}` };
     }
   }
   return { ...base, _links: links, _embedded: embedded };
+}
+
+/** One embedded record, counted against the response's budget before it is built. */
+function embed(node: ExpandNode, record: StoredRecord, loaded: Loaded): Record<string, unknown> {
+  loaded.charge(recordRepresentation(node.target, record).json);
+  return expandedBody(node.target, record, node.children, loaded);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../../core/resource.js';
-import { halRecord, type Link } from '../../http/hal.js';
+import { halRecord, recordRepresentation, type Link } from '../../http/hal.js';
 import type { Page } from '../../store/list-query.js';
 
 /** A page's records as HAL bodies, and the JSON of their array. */
@@ -35,6 +35,29 @@ function itemsOf(resource: ResourceDefinition, page: Page, fields?: string[]): I
   done = { items, json: JSON.stringify(items) };
   if (shared) built.set(page, Object.freeze(done));
   return done;
+}
+
+/** The most JSON one page of a collection carries: 64 MiB, far above any page of ordinary records. */
+export const MAX_LIST_BYTES = 64 * 1024 ** 2;
+
+/**
+ * The page itself, or, when its records together are larger than `maxBytes` as JSON, its first
+ * records that fit (at least one) and `hasMore`, so `next` goes on from the last one sent. A page
+ * of a hundred records near the record limit would otherwise be gigabytes, past what one string
+ * can hold. Measured only when the page could be that large (`recordLimit` per record), so
+ * ordinary pages cost nothing more.
+ */
+export function fitListPage(resource: ResourceDefinition, page: Page, recordLimit: number, backwards: boolean, maxBytes = MAX_LIST_BYTES): Page {
+  if (page.records.length * recordLimit <= maxBytes) return page;
+  let bytes = 0;
+  let n = 0;
+  for (const record of page.records) {
+    bytes += recordRepresentation(resource, record).json.length;
+    if (n && bytes > maxBytes) break;
+    n++;
+  }
+  // A backwards page's hasMore is about records before it; those after it are reached by its next link.
+  return n === page.records.length ? page : { ...page, records: page.records.slice(0, n), hasMore: backwards ? page.hasMore : true };
 }
 
 /** The members of a record body a sparse fieldset keeps (all when `fields` is undefined), plus id and _links. */

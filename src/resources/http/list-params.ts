@@ -1,6 +1,7 @@
 import type { IdType } from '../../config/types.js';
 import { BadRequestError } from '../../core/errors.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
+import { parseStrictJson } from '../../core/strict-json.js';
 import { queryableField } from '../../core/system-fields.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
 import { OPERATORS, TEXT_ONLY, type Filter, type ListQuery } from '../../store/list-query.js';
@@ -94,7 +95,8 @@ function decodeCursor(cursor: string, sortText: string, keys: FieldDefinition[],
     const text = Buffer.from(cursor, 'base64url').toString('utf8');
     // Buffer skips characters that are not base64url; re-encoding catches them (and invalid UTF-8).
     if (Buffer.from(text).toString('base64url') !== cursor) throw forged;
-    body = JSON.parse(text);
+    // Held to what a body is held to: a lone surrogate or a repeated name is no cursor this server wrote.
+    body = parseStrictJson(text) as CursorBody;
   } catch {
     throw forged;
   }

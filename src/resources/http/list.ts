@@ -4,7 +4,7 @@ import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
 import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
-import { pageBody } from './list-body.js';
+import { fitListPage, pageBody } from './list-body.js';
 import { parseExpand, varyForExpand } from './expand.js';
 import { expandedItem, loadExpansions } from './expand-load.js';
 import { translateJsonServer } from './json-server-params.js';
@@ -19,11 +19,12 @@ export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
     const raw = translateJsonServer(resource, request.query as Record<string, string | string[]>, ctx.resources) as Record<string, string | string[]>;
     const params = parseListParams(resource, raw, ctx.resources);
     const nodes = params.expand.length ? parseExpand(resource, params.expand, ctx.resources, request) : [];
-    const page = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
+    const found = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });
+    const page = fitListPage(resource, found, ctx.config.server.recordLimit, params.query.after?.backwards ?? false);
     const links = pageLinks(resource, raw, params, page.records, page.hasMore);
     let items: Record<string, unknown>[] | undefined;
     if (nodes.length) {
-      const loaded = await loadExpansions(ctx.store, resource, page.records, nodes);
+      const loaded = await loadExpansions(ctx.store, resource, page.records, nodes, ctx.config.server.recordLimit);
       items = page.records.map((r) => expandedItem(resource, r, nodes, loaded, params.fields));
       varyForExpand(reply, nodes);
     }

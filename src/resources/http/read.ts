@@ -25,7 +25,7 @@ export function readRecord(ctx: HttpContext, resource: ResourceDefinition) {
       const rep = recordRepresentation(resource, record);
       return sendRepresentation(request, reply, readStatus(request, record), rep.body, { etag: rep.etag, lastModified: record.updatedAt }, rep.json);
     }
-    const body = expandedBody(resource, record, nodes, await loadExpansions(ctx.store, resource, [record], nodes));
+    const body = expandedBody(resource, record, nodes, await loadExpansions(ctx.store, resource, [record], nodes, ctx.config.server.recordLimit));
     const json = JSON.stringify(body);
     const etag = expandedEtag(json);
     varyForExpand(reply, nodes);

@@ -1,3 +1,4 @@
+import { writeMayHideRecord } from '../../auth/access.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
 import type { Json } from '../../http/openapi/components.js';
@@ -27,6 +28,29 @@ function jsonBody(r: ResourceDefinition, ctx: SchemaContext, description: string
 
 const created = (ctx: SchemaContext) => ({ Location: header(ctx, 'location') });
 
+const BLIND = 'A caller that may write but not read this record gets no record: no body, ETag or Last-Modified.';
+
+/**
+ * A write's answer with the record, or, where a writer may be unable to read it (writeMayHideRecord),
+ * also without it: `x-body-optional` marks a status whose body may be absent (OpenAPI has no word for it).
+ */
+function writtenResponse(r: ResourceDefinition, ctx: SchemaContext, blind: boolean, description: string, headers: Record<string, unknown>): Json {
+  if (!blind) return recordResponse(r, ctx, description, headers);
+  const optional = { ETag: header(ctx, 'etag', false), 'Last-Modified': header(ctx, 'last-modified', false) };
+  return { ...recordResponse(r, ctx, `${description}. ${BLIND}`, { ...optional, ...headers }), 'x-body-optional': true };
+}
+
+/** The 204 a writer that may not read the record gets instead of a 200 with it. */
+const blindNoContent = (ctx: SchemaContext, done: string) => ({
+  '204': { description: `${done}; this caller may write but not read the record, so nothing of it is sent (no body, ETag or Last-Modified)`, headers: { Vary: header(ctx, 'vary') } },
+});
+
+/** The problems of a write a caller may make blind (read-not-allowed), and of one that sets references (reference-forbidden). */
+function blindProblems(r: ResourceDefinition, ctx: SchemaContext, blind: boolean): Array<'read-not-allowed' | 'reference-forbidden'> {
+  const references = r.fields.some((f) => f.type === 'reference' && ctx.resources.get(f.to!)?.access.read !== 'public');
+  return [...(blind ? (['read-not-allowed'] as const) : []), ...(references ? (['reference-forbidden'] as const) : [])];
+}
+
 /** The documentation of the six record operations, by route kind. */
 export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: SchemaContext) => OperationDoc> = {
   list: (r, ctx) => ({
@@ -41,8 +65,11 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     description: `Creates a ${r.name} record with a server-chosen id. Without Idempotency-Key, sending the same request twice creates two records.`,
     parameters: [headerParameter(ctx, 'idempotency-key')],
     requestBody: jsonBody(r, ctx, `The new ${r.name} record`),
-    responses: { '201': recordResponse(r, ctx, 'Created; Location is the new record', created(ctx)) },
-    problems: ['malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable'],
+    responses: { '201': writtenResponse(r, ctx, writeMayHideRecord(r, 'create'), 'Created; Location is the new record', created(ctx)) },
+    problems: [
+      'malformed-json', 'malformed-body', 'unique-violation', 'idempotency-in-flight', 'body-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed',
+      'idempotency-key-reused', 'unavailable', ...blindProblems(r, ctx, false),
+    ],
     problemHeaders: unsupported(ctx, 'Accept-Post'),
   }),
   read: (r, ctx) => ({
@@ -70,9 +97,13 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     requestBody: jsonBody(r, ctx, `The complete ${r.name} record`),
     responses: {
       '200': recordResponse(r, ctx, 'Replaced', {}),
-      '201': recordResponse(r, ctx, 'Created at this id', created(ctx)),
+      '201': writtenResponse(r, ctx, writeMayHideRecord(r, 'replace'), 'Created at this id', created(ctx)),
+      ...(writeMayHideRecord(r, 'replace') ? blindNoContent(ctx, 'Replaced') : {}),
     },
-    problems: ['invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'unsupported-media-type', 'validation-failed', 'unavailable', ...conditional(r)],
+    problems: [
+      'invalid-id', 'malformed-json', 'malformed-body', 'unique-violation', 'precondition-failed', 'body-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed',
+      'unavailable', ...conditional(r), ...blindProblems(r, ctx, writeMayHideRecord(r, 'replace')),
+    ],
     problemHeaders: unsupported(ctx, 'Accept'),
   }),
   patch: (r, ctx) => ({
@@ -85,10 +116,11 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
       description: 'The patch',
       content: { [PATCH_TYPES[0]]: { schema: mergePatchSchema(r, ctx) }, [PATCH_TYPES[1]]: { schema: jsonPatchSchema(ctx) } },
     },
-    responses: { '200': recordResponse(r, ctx, 'Updated', {}) },
+    responses: { '200': recordResponse(r, ctx, 'Updated', {}), ...(writeMayHideRecord(r, 'patch') ? blindNoContent(ctx, 'Updated') : {}) },
     problems: [
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'unique-violation', 'idempotency-in-flight', 'precondition-failed',
-      'body-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
+      'body-too-large', 'record-too-large', 'patch-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable', ...conditional(r),
+      ...blindProblems(r, ctx, writeMayHideRecord(r, 'patch')),
     ],
     problemHeaders: unsupported(ctx, 'Accept-Patch'),
   }),
@@ -96,7 +128,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     description: `Deletes a ${r.name} record; deleting it again is 404. If-Match makes the delete conditional on the ETag you read.`,
     parameters: [headerParameter(ctx, 'if-match'), headerParameter(ctx, 'if-unmodified-since')],
     responses: { '204': { description: 'Deleted' } },
-    problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable', ...conditional(r)],
+    problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable', ...conditional(r), ...(writeMayHideRecord(r, 'delete') ? (['read-not-allowed'] as const) : [])],
   }),
 };
 

@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { readView } from '../../auth/access.js';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { idShape, parseId } from '../../core/ids.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
+import type { ReadableRecords } from '../../store/store.js';
+import { mayReadOwned } from '../../store/write-errors.js';
 
 /**
  * The record id named by `/{collection}/{id}`. An id that cannot exist is a 404 for reads and
@@ -27,4 +30,20 @@ export function notFound(resource: ResourceDefinition, id: RecordId | string): N
  */
 export function visible(request: FastifyRequest, record: StoredRecord | undefined): StoredRecord | undefined {
   return record && (request.visibleOwner === undefined || record.owner === request.visibleOwner) ? record : undefined;
+}
+
+/**
+ * True when this request may read `record` of `resource` (its read rule, owner rules included).
+ * A write's answer carries the record only then: write access must not leak read access.
+ */
+export function mayRead(request: FastifyRequest, resource: ResourceDefinition, record: StoredRecord | undefined): boolean {
+  return mayReadOwned(readView(resource, request.principal), record?.owner ?? null);
+}
+
+/** What this request may read of each resource, for the store to keep a refused write from naming more (WriteOptions.readable). */
+export function readableBy(request: FastifyRequest, resources: ReadonlyMap<string, ResourceDefinition>): ReadableRecords {
+  return (name) => {
+    const resource = resources.get(name);
+    return resource ? readView(resource, request.principal) : false;
+  };
 }

@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../core/errors.js';
-import { etagOf } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
-import { checkPreconditions } from '../../http/conditional.js';
-import { halRecord, recordPath } from '../../http/hal.js';
-import { sendRepresentation } from '../../http/respond.js';
-import { notFound, recordId, visible } from './record-request.js';
+import { recordPath } from '../../http/hal.js';
+import { checkWritePreconditions } from './blind-write.js';
+import { mayRead, notFound, readableBy, recordId, visible } from './record-request.js';
+import { sendWritten } from './write-response.js';
 
 /**
- * `PUT /{collection}/{id}`: replaces the record (200) or creates it at this id (201). Idempotent:
+ * `PUT /{collection}/{id}`: replaces the record (200) or creates it at this id (201); a writer that
+ * may not read the record gets 204, or 201 with only Location (see sendWritten). Idempotent:
  * the same body twice leaves one state and one version. `If-Match` guards against lost updates;
  * `If-None-Match: *` makes it create-only.
  */
@@ -24,17 +24,14 @@ export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition) {
       (current) => {
         // Another subject's record under an `owner` rule: the id is taken, but not visible.
         if (current && !visible(request, current)) throw notFound(resource, id);
-        checkPreconditions(request.headers, current, resource.requireIfMatch);
-        return { put: validator.prepare(request.body, current, id) };
+        const blind = current !== undefined && !mayRead(request, resource, current);
+        checkWritePreconditions(request, resource, current, blind);
+        return { put: validator.prepare(request.body, current, id, blind) };
       },
-      { owner: request.subject ?? null },
+      { owner: request.subject ?? null, readable: readableBy(request, ctx.resources) },
     );
     const record = result.record!;
     const created = result.outcome === 'created';
-    return sendRepresentation(request, reply, created ? 201 : 200, halRecord(resource, record), {
-      etag: etagOf(record),
-      location: created ? recordPath(resource, record.id) : undefined,
-      lastModified: record.updatedAt,
-    });
+    return sendWritten(request, reply, resource, record, created, created ? recordPath(resource, record.id) : undefined);
   };
 }

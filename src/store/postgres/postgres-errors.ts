@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreRefusedError, StoreUnavailableError } from '../errors.js';
+import { StoreFullError, StoreRefusedError, StoreUnavailableError } from '../errors.js';
 
 /** Socket-level failures: the database host cannot be reached or dropped the connection. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -36,6 +36,14 @@ export function isConnectionFailure(err: unknown): boolean {
 export function unavailableOr(err: unknown): unknown {
   if (err instanceof StoreUnavailableError || !isConnectionFailure(err)) return err;
   return new StoreUnavailableError(`the database is unavailable (${describe(err)}); retry shortly`, 2);
+}
+
+/**
+ * 53100 disk_full (the server could not extend a table, index, WAL or temporary file) becomes
+ * StoreFullError (→ 507 + Retry-After); other errors pass through. The connection stays good.
+ */
+export function fullOr(err: unknown): unknown {
+  return sqlState(err) === '53100' ? new StoreFullError(describe(err)) : err;
 }
 
 /** A short description of a pg failure for logs and problem details (no statement text). */

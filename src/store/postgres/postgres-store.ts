@@ -8,7 +8,7 @@ import { SqlStore } from '../sql-store.js';
 import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
 import { ByIdReader } from './postgres-by-id.js';
-import { describe, unavailableOr } from './postgres-errors.js';
+import { describe, fullOr, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
 import { claimKey } from './postgres-idempotency.js';
 import { eventsChannel, PostgresListener } from './postgres-listener.js';
@@ -44,7 +44,7 @@ export class PostgresStore extends SqlStore {
       return new PostgresStore(new PostgresEngine(pool, schemaKey, target.connectionString));
     } catch (err) {
       await pool.end().catch(() => undefined);
-      throw unavailableOr(err);
+      throw fullOr(unavailableOr(err));
     }
   }
 }
@@ -119,7 +119,7 @@ class PostgresEngine implements Engine {
     try {
       return await work();
     } catch (err) {
-      throw unavailableOr(err);
+      throw fullOr(unavailableOr(err));
     }
   }
 }

@@ -7,7 +7,7 @@ import type { EventRow } from '../records.js';
 import { indexName } from '../schema-plan.js';
 import type { Row, RowWrite, WriteTransaction } from '../statements.js';
 import { missingReference, referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
-import { pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
+import { fullOr, pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
 import { appendEvent } from './postgres-events.js';
 import { pgTypes } from './postgres-kysely.js';
 import { LOCK } from './postgres-locks.js';
@@ -42,7 +42,7 @@ export class Writer {
       const mapped = unavailableOr(err);
       if (mapped instanceof StoreUnavailableError) discard = true;
       else await client.query('ROLLBACK').catch(() => (discard = true));
-      throw discard ? mapped : await tx.explain(err);
+      throw discard ? mapped : fullOr(await tx.explain(err));
     } finally {
       client.release(discard);
     }

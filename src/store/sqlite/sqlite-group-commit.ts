@@ -1,7 +1,7 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
-import { isBusy, lockedOut } from './sqlite-errors.js';
+import { fullOr, isBusy, lockedOut } from './sqlite-errors.js';
 
 /**
  * How long queued writes wait for another process (`serve --workers N`, or any other program) to
@@ -43,8 +43,12 @@ export class SqliteGroupCommit {
   /** Each job's savepoint, prepared once: `exec` would parse the SQL again for every write. */
   private readonly savepoint: { begin: Statement; release: Statement; rollback: Statement };
 
+  /** The database's directory, where a failed write may have found no space; absent in memory. */
+  private readonly dir?: string;
+
   constructor(private readonly db: Database, walPath?: string) {
     if (walPath) this.wal = new WalSyncer(walPath);
+    this.dir = walPath && dirname(walPath);
     this.savepoint = { begin: db.prepare('SAVEPOINT job'), release: db.prepare('RELEASE job'), rollback: db.prepare('ROLLBACK TO job') };
   }
 
@@ -93,15 +97,18 @@ export class SqliteGroupCommit {
           outcomes.push({ ok: true, value: job.work() });
           this.savepoint.release.run();
         } catch (err) {
+          // Some failures (SQLITE_FULL among them) roll the whole transaction back, savepoints and
+          // all: then every job of the batch fails with that error, not with "no such savepoint".
+          if (!this.db.inTransaction) throw err;
           this.savepoint.rollback.run();
           this.savepoint.release.run();
-          outcomes.push({ ok: false, value: err });
+          outcomes.push({ ok: false, value: fullOr(err, this.dir) });
         }
       }
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
+      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : fullOr(err, this.dir));
       return;
     } finally {
       this.commits++;
@@ -120,7 +127,7 @@ export class SqliteGroupCommit {
       this.queue = [];
       this.scheduled = false;
       this.locked = undefined;
-      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : err);
+      for (const job of jobs) job.reject(isBusy(err) ? lockedOut() : fullOr(err, this.dir));
       return;
     }
     this.locked ??= { since: Date.now(), tries: 0 };

@@ -9,6 +9,7 @@ import type { IdempotencyClaim } from '../idempotency.js';
 import { SqlStore } from '../sql-store.js';
 import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
+import { fullOr } from './sqlite-errors.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { claimKey } from './sqlite-idempotency.js';
 import { syncSqliteSchema } from './sqlite-schema.js';
@@ -44,22 +45,20 @@ class SqliteEngine implements Engine {
   /** Stamps handed out when the wal-index header could not be read consistently: each unique, so each misses the cache. */
   private unknownStamps = 0;
   private ping1?: Statement;
+  /** The database file's directory (absent in memory), where a failed write may have found no space. */
+  private readonly dir?: string;
 
   constructor(url: string) {
     const location = databaseLocation(url);
     if (location.kind === 'server') throw new Error('a database server URL names no SQLite file');
     const path = location.kind === 'file' ? location.path : ':memory:';
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new BetterSqlite3(path);
-    this.db.pragma('journal_mode = WAL');
-    // Commits write the WAL without fsync; the group commit fsyncs the WAL off the event loop
-    // before any write is acknowledged, which is as durable as synchronous=FULL.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    // LIKE must mean the same on every engine: case-sensitive (and then index-friendly for prefixes).
-    this.db.pragma('case_sensitive_like = ON');
-    registerSqliteFunctions(this.db);
-    this.whileStarting(() => createSqliteTables(this.db));
+    if (path !== ':memory:') mkdirSync((this.dir = dirname(path)), { recursive: true });
+    try {
+      this.db = openConnection(path);
+    } catch (err) {
+      // Opening writes too (the -shm file, the schema): on a full disk that is the error to report.
+      throw fullOr(err, this.dir);
+    }
     // SQLite names its -wal and -shm files after the database's real path (symbolic links resolved).
     const real = path === ':memory:' ? undefined : realpathSync(path);
     this.writer = new SqliteGroupCommit(this.db, real && `${real}-wal`);
@@ -134,18 +133,48 @@ class SqliteEngine implements Engine {
     return this.writer.run(() => runNow(flow(this.statements)));
   }
 
-  /**
-   * Start-up work (nothing is served yet) may wait for another process's write lock (`serve
-   * --workers N`) inside SQLite. Serving never does: SQLite's busy wait blocks the event loop, so
-   * the connection otherwise has no busy timeout and the group commit waits for the lock on a timer.
-   */
+  /** Start-up work ({@link busyWhileStarting}); what a read cached before it may be stale. */
   private whileStarting<T>(work: () => T): T {
-    this.db.pragma('busy_timeout = 5000');
     try {
-      return work();
+      return busyWhileStarting(this.db, work);
+    } catch (err) {
+      throw fullOr(err, this.dir);
     } finally {
-      this.db.pragma('busy_timeout = 0');
       this.otherChanges++;
     }
+  }
+}
+
+/**
+ * Start-up work (nothing is served yet) may wait for another process's write lock (`serve
+ * --workers N`) inside SQLite. Serving never does: SQLite's busy wait blocks the event loop, so
+ * the connection otherwise has no busy timeout and the group commit waits for the lock on a timer.
+ */
+function busyWhileStarting<T>(db: Database, work: () => T): T {
+  db.pragma('busy_timeout = 5000');
+  try {
+    return work();
+  } finally {
+    db.pragma('busy_timeout = 0');
+  }
+}
+
+/** A connection to `path`, set up, with Restwell's own tables. */
+function openConnection(path: string): Database {
+  const db = new BetterSqlite3(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    // Commits write the WAL without fsync; the group commit fsyncs the WAL off the event loop
+    // before any write is acknowledged, which is as durable as synchronous=FULL.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    // LIKE must mean the same on every engine: case-sensitive (and then index-friendly for prefixes).
+    db.pragma('case_sensitive_like = ON');
+    registerSqliteFunctions(db);
+    busyWhileStarting(db, () => createSqliteTables(db));
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
   }
 }

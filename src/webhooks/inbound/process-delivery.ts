@@ -17,6 +17,6 @@ export async function effectsOf(source: Source, delivery: Delivery): Promise<Att
     const view = messageView(message, { receivedAt: delivery.receivedAt, eventId: delivery.eventId });
     effects.records = [{ resource: source.store.resource, data: recordFromMessage(source.store, view) }];
   }
-  if (source.emit) effects.events = [receivedEvent(delivery, message)];
+  if (source.emit) effects.events = [receivedEvent(delivery, message, source.recordLimit)];
   return effects;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findMention, renderTemplate } from './reply-match.js';
+import { findMention, MAX_MENTION_TEXT, renderTemplate } from './reply-match.js';
 
 const people = ['Homer', 'Homer Simpson', 'Marge', 'Bart', 'Dr. Nick', 'Zoë'].map((value) => ({ value, item: value }));
 
@@ -22,4 +22,12 @@ test('the longest mention wins; parts of words do not count', () => {
 
 test('templates fill fields', () => {
   assert.equal(renderTemplate('{name}: {number}', { name: 'Homer', number: null }), 'Homer: ');
+});
+
+test('only the first MAX_MENTION_TEXT characters are searched: a huge body against many records stays cheap', () => {
+  const padding = 'x '.repeat(MAX_MENTION_TEXT / 2);
+  assert.equal(findMention(`marge ${padding}`, people), 'Marge');
+  assert.equal(findMention(`${padding} marge`, people), undefined, 'a name past the searched part is not found');
+  const many = Array.from({ length: 10_000 }, (_, i) => ({ value: `someone ${i} x x`, item: i }));
+  assert.equal(findMention('x '.repeat(500_000), many), undefined);
 });

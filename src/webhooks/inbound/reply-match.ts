@@ -5,12 +5,20 @@ export function wordsOf(text: string): string {
 }
 
 /**
+ * How much of a text is searched for a mention: the longest text message carriers deliver (Twilio
+ * joins at most 10 segments of 160 characters). Each candidate is searched for in the text, so a
+ * body of a megabyte against thousands of records cost tens of seconds; this keeps it milliseconds.
+ */
+export const MAX_MENTION_TEXT = 1600;
+
+/**
  * The candidate whose value the text mentions as whole words, ignoring case, punctuation and
  * surrounding words ("who is homer?" mentions "Homer"); the longest mention wins, so "Homer
- * Simpson" beats "Homer". Undefined when none is mentioned.
+ * Simpson" beats "Homer". Undefined when none is mentioned. Only the first MAX_MENTION_TEXT
+ * characters of the text are searched.
  */
 export function findMention<T>(text: string, candidates: Iterable<{ value: string; item: T }>): T | undefined {
-  const haystack = wordsOf(text);
+  const haystack = wordsOf(text.slice(0, MAX_MENTION_TEXT));
   if (!haystack) return undefined;
   let best: { length: number; item: T } | undefined;
   for (const c of candidates) {

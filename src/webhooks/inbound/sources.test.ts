@@ -8,7 +8,7 @@ import { compileSources } from './sources.js';
 const compile = (sources: Record<string, unknown>, origin?: string) => {
   const config = resolveConfig({ resources: { people: { fields: { name: { type: 'string' } } } }, webhooks: { sources } }, { env: {} }, origin);
   const list = defineResources(config);
-  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth)]));
+  const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth, config.server.recordLimit)]));
   return compileSources(config, new Map(list.map((r) => [r.name, r])), validators);
 };
 

@@ -32,6 +32,8 @@ export interface Source {
   bodyLimit: number;
   /** Deepest JSON nesting a payload may have (`server.maxJsonDepth`). */
   maxJsonDepth: number;
+  /** Largest event `emit` may write, as JSON (`server.recordLimit`): an event is bounded as a record is. */
+  recordLimit: number;
   rateLimit?: { name: string; limit: number; windowSeconds: number };
   idHeader?: string;
   idPath?: string[];
@@ -124,6 +126,7 @@ function compileActions(
     verify: sc.verify as VerifyConfig,
     bodyLimit: sc.bodyLimit === undefined ? config.server.bodyLimit : parseBytes(sc.bodyLimit),
     maxJsonDepth: config.server.maxJsonDepth,
+    recordLimit: config.server.recordLimit,
     rateLimit: sc.rateLimit && { name: `webhooks.${name}`, limit: sc.rateLimit.limit, windowSeconds: parseDuration(sc.rateLimit.window) },
     idHeader: sc.idHeader?.toLowerCase(),
     idPath: sc.idPath?.split('.'),

@@ -6,6 +6,7 @@ import type { WebhookContext } from './webhook-context.js';
 import { sendProblem } from '../../../http/problems.js';
 import { newDeliveryId, storableError, type DeliveryStatus, type StoredResponse } from '../../../store/inbox.js';
 import { messageView, valueAt } from '../actions/message-view.js';
+import { receivedEvent } from '../actions/emit.js';
 import { replyTo } from '../actions/reply.js';
 import { recordFromMessage } from '../actions/store.js';
 import { sendRateLimited, UNVERIFIED_PER_ADDRESS } from '../delivery-limits.js';
@@ -68,6 +69,7 @@ export function receiveWebhook(ctx: WebhookContext) {
       // A payload the actions can never use (unreadable, too deep, unstorable) is refused now, not retried later.
       if (source.hasAsync || source.reply) message = await normalize(source.provider, contentType, rawBody, source.maxJsonDepth);
       if (source.store && message) recordFromMessage(source.store, messageView(message, { receivedAt, eventId: eventId ?? id }));
+      if (source.emit && message) receivedEvent({ id, source: name, eventId: eventId ?? id, receivedAt }, message, source.recordLimit);
     } catch (err) {
       if (!(err instanceof PayloadError || err instanceof ValidationError)) throw err;
       rejection = err.message;

@@ -2,7 +2,7 @@ import type { WebhookSourceConfig } from '../../../config/types.js';
 import { parseMediaType } from '../../../http/media-type.js';
 import type { Json } from '../../../http/openapi/components.js';
 import { header } from '../../../http/openapi/headers.js';
-import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
+import { LOG_PAGING_RULE, logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
 import { representations } from '../../../http/openapi/representations.js';
 import { attemptListSchema, linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
@@ -132,7 +132,7 @@ const deliveryId = { id: { type: 'string', minLength: 1, description: 'The id of
 export const WEBHOOK_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   receiveWebhook: receive,
   listWebhookDeliveries: (ctx) => ({
-    description: 'The inbox of a source, oldest first, without headers and bodies. The `next` link is always present: poll it to follow new deliveries.',
+    description: `The inbox of a source, oldest first, without headers and bodies. ${LOG_PAGING_RULE}`,
     pathParameters: sourceParameter(ctx),
     parameters: [
       { name: 'status', in: 'query', description: 'Only deliveries in this state', schema: { type: 'string', enum: ['received', 'processed', 'failed'] } },

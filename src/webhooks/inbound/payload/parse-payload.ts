@@ -1,4 +1,4 @@
-import { exceedsDepth } from '../../../core/json-depth.js';
+import { decodeUtf8, JsonTextError, parseStrictJson } from '../../../core/strict-json.js';
 import { parseMediaType } from '../../../http/media-type.js';
 import { parseMultipart, type MultipartPart } from './multipart.js';
 import { PayloadError } from './payload-error.js';
@@ -61,23 +61,21 @@ export function firstValues(fields: Record<string, string[]>): Record<string, st
 }
 
 /**
- * Parses a JSON body, throwing {@link PayloadError} with the parser's position on failure. With
- * `maxDepth`, a value nesting deeper is a PayloadError too: it could never be stored or emitted
- * (serializing it would overflow the stack), so it is refused once instead of failing each retry.
+ * Parses a JSON body as request bodies are parsed (UTF-8, I-JSON: no lone surrogate, no repeated
+ * member name; no `__proto__`, no `1e400`; at most `maxDepth` deep), throwing {@link PayloadError}
+ * that says what and where. What is refused here could never be stored or emitted as sent (a lone
+ * surrogate becomes U+FFFD, differently on each engine; serializing a deep value overflows the
+ * stack), so the delivery fails once, kept in the inbox, instead of failing each retry.
  */
 export function parseJson(rawBody: Buffer, provider?: string, maxDepth?: number): unknown {
-  const text = rawBody.toString('utf8').replace(/^\uFEFF/, '');
-  if (text.trim() === '') throw new PayloadError('the body is empty; expected JSON', provider);
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    const text = decodeUtf8(rawBody);
+    if (text.trim() === '') throw new PayloadError('the body is empty; expected JSON', provider);
+    return parseStrictJson(text, maxDepth);
   } catch (err) {
-    throw new PayloadError(`the body is not valid JSON: ${(err as Error).message}`, provider);
+    if (err instanceof JsonTextError) throw new PayloadError(`the body ${err.message}`, provider);
+    throw err;
   }
-  if (maxDepth !== undefined && exceedsDepth(value, maxDepth)) {
-    throw new PayloadError(`the JSON nests deeper than ${maxDepth} levels (server.maxJsonDepth)`, provider);
-  }
-  return value;
 }
 
 /** True for `application/json` and `application/*+json`. */

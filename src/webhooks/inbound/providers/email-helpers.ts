@@ -1,3 +1,4 @@
+import { JsonTextError, parseStrictJson } from '../../../core/strict-json.js';
 import { PayloadError } from '../payload/payload-error.js';
 import type { EmailAttachment } from './types.js';
 
@@ -17,13 +18,14 @@ export function requireObject(v: unknown, provider: string): Record<string, unkn
   return v;
 }
 
-/** Parses a JSON-encoded form field, throwing a {@link PayloadError} that names the field. */
+/** Parses a JSON-encoded form field as bodies are parsed, throwing a {@link PayloadError} that names the field. */
 export function jsonField<T>(value: string | undefined, field: string, provider: string): T | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   try {
-    return JSON.parse(value) as T;
-  } catch {
-    throw new PayloadError(`the ${field} field is not valid JSON`, provider);
+    return parseStrictJson(value) as T;
+  } catch (err) {
+    if (err instanceof JsonTextError) throw new PayloadError(`the ${field} field ${err.message}`, provider);
+    throw err;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Json } from '../../../http/openapi/components.js';
 import { header, headerParameter } from '../../../http/openapi/headers.js';
-import { logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
+import { LOG_PAGING_RULE, logPageParameters, logPageResponse } from '../../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../../http/openapi/operation-doc.js';
 import { representations } from '../../../http/openapi/representations.js';
 import { attemptListSchema, linksSchema, type SchemaContext } from '../../../http/openapi/schemas.js';
@@ -45,7 +45,7 @@ export const DELIVERY_OPERATIONS: Record<string, (ctx: SchemaContext) => Operati
     tag: TAG,
   }),
   listWebhookEndpointDeliveries: (ctx) => ({
-    description: 'What was sent to the endpoint and what is waiting, oldest first. The `next` link is always present: poll it to follow new deliveries.',
+    description: `What was sent to the endpoint and what is waiting, oldest first. ${LOG_PAGING_RULE}`,
     pathParameters: endpointId,
     parameters: [
       { name: 'status', in: 'query', description: 'Only deliveries in this state', schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] } },

@@ -12,11 +12,11 @@ import type { OutboundContext } from './outbound-context.js';
 /** Endpoint cursors name the last endpoint id seen (ids are time-ordered, so they are the listing order). */
 const ENDPOINT_CURSOR = { prefix: 'ep:', parse: (t: string) => (/^ep_[0-9a-f]{32}$/.test(t) ? t : undefined) };
 
-/** `GET /webhook-endpoints`: every endpoint, oldest first, a keyset page at a time; never a secret. */
+/** `GET /webhook-endpoints`: every endpoint, oldest first, a keyset page at a time (one row past the page tells `next` is due); never a secret. */
 export function listEndpoints(ctx: OutboundContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const page = parseKeysetPage(request.query as Record<string, unknown>, [], ENDPOINT_CURSOR);
-    const rows = await ctx.store.outbox.listEndpoints({ after: page.after, limit: page.limit });
+    const rows = await ctx.store.outbox.listEndpoints({ after: page.after, limit: page.limit + 1 });
     return sendKeysetPage(request, reply, { path: ENDPOINTS, prefix: ENDPOINT_CURSOR.prefix, rel: 'webhook-endpoints', request: page, rows, position: (ep) => ep.id, embed: (ep) => halEndpoint(ep, ctx.outbound.secrets) });
   };
 }

@@ -64,7 +64,9 @@ export function patchEndpoint(ctx: OutboundContext) {
   const rules = inputRules(ctx);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body, e.g. {"enabled": true}');
-    const apply = parseMediaType(request.headers['content-type']).type === PATCH_TYPES[1] ? applyJsonPatch : applyMergePatch;
+    // An endpoint is small, but a JSON Patch could double a value per operation: bounded like a record's.
+    const limit = ctx.config.server.recordLimit;
+    const apply = parseMediaType(request.headers['content-type']).type === PATCH_TYPES[1] ? (doc: unknown, body: unknown) => applyJsonPatch(doc, body, limit) : applyMergePatch;
     const ep = await update(ctx, rules, request, (current) => {
       const { _links: _, ...view } = halEndpoint(current, ctx.outbound.secrets);
       return apply(view, request.body);

@@ -37,9 +37,9 @@ const conditionalWrite = (ctx: SchemaContext) => [headerParameter(ctx, 'if-match
 /** The six operations on endpoints themselves, by operationId. */
 export const ENDPOINT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   listWebhookEndpoints: (ctx) => ({
-    description: 'Every webhook endpoint, oldest first, a page at a time (follow `next`); never a secret, only its hint.',
-    parameters: logPageParameters('Endpoints'),
-    responses: { '200': logPageResponse(ctx, 'A page of endpoints', 'webhook-endpoints', endpointSchema(ctx)) },
+    description: 'Every webhook endpoint, oldest first, a page at a time (follow `next`, present only while more endpoints exist); never a secret, only its hint.',
+    parameters: logPageParameters('Endpoints', false),
+    responses: { '200': logPageResponse(ctx, 'A page of endpoints', 'webhook-endpoints', endpointSchema(ctx), false) },
     problems: ['invalid-query', 'unavailable'],
     tag: TAG,
   }),
@@ -87,7 +87,7 @@ export const ENDPOINT_OPERATIONS: Record<string, (ctx: SchemaContext) => Operati
     responses: { '200': endpointResponse(ctx, 'Updated') },
     problems: [
       'invalid-patch', 'malformed-json', 'not-found', 'patch-conflict', 'idempotency-in-flight', 'precondition-failed', 'body-too-large',
-      'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable',
+      'patch-too-large', 'record-too-large', 'unsupported-media-type', 'validation-failed', 'idempotency-key-reused', 'unavailable',
     ],
     problemHeaders: { 415: { 'Accept-Patch': header(ctx, 'accept-patch') } },
     tag: TAG,
