@@ -13,7 +13,7 @@ import { openStore } from '../../src/store/open.js';
 import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
 import { eventually } from './webhooks-support.js';
 
-// Issue #20: a small request must never buy unbounded work or storage. What a write produces is
+// A small request must never buy unbounded work or storage. What a write produces is
 // bounded by server.recordLimit, checked while it is built; nothing is stored past it.
 
 const json = { 'content-type': 'application/json' };

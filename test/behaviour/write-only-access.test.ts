@@ -6,7 +6,7 @@ import { engines, testServer } from '../../src/test-support/test-server.js';
 import { bearer } from './auth-support.js';
 
 /**
- * Issue #20: write access must not leak read access. `vaults` may be written with vaults:write
+ * Write access must not leak read access. `vaults` may be written with vaults:write
  * but read only with vaults:read; `notes` and `links` are owner-only; `tags` may be written by any
  * token but point into vaults; `locked` requires If-Match.
  */
