@@ -28,7 +28,7 @@ export interface CursorFormat<P> {
 }
 
 /**
- * Parses `limit`, `cursor` and the allowed filters of a keyset listing; anything else is a 400.
+ * Parses `limit`, `cursor` and the allowed filters of a keyset listing; anything else (or a NUL in a filter) is a 400.
  * Cursors are opaque (base64url of prefix and position), so clients follow `next` rather than build them.
  */
 export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: string[], cursor: CursorFormat<P>): KeysetPageRequest<P> {
@@ -37,6 +37,8 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
     if (k === 'limit' || k === 'cursor') continue;
     if (!filterKeys.includes(k)) throw bad(`unknown query parameter "${k}"; use ${[...filterKeys, 'limit', 'cursor'].join(', ')}`);
     filters[k] = [v].flat().join(',');
+    // PostgreSQL text cannot hold NUL, and no type or status has one: refused as resource lists refuse it.
+    if (filters[k].includes('\u0000')) throw bad(`${k}: values must not contain the NUL character`);
   }
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);

@@ -28,6 +28,17 @@ for (const engine of engines) {
       }
     });
 
+    test('a log filter with NUL is 400 on every log, as on a resource list', async () => {
+      const ep = await server.app.inject({ method: 'POST', url: '/webhook-endpoints', headers: admin, payload: { url: 'https://example.com/hook' } });
+      assert.equal(ep.statusCode, 201, ep.body);
+      const logs = ['/events?type=a%00b', '/events?type=characters.created,%00', '/webhooks/stripe/events?status=%00', `${ep.headers.location}/deliveries?eventType=x%00`, `${ep.headers.location}/deliveries?status=failed%00`];
+      for (const url of logs) {
+        const res = await server.app.inject({ method: 'GET', url, headers: admin });
+        assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+        assert.match(res.json().detail, /NUL/);
+      }
+    });
+
     test('a signed delivery whose event id holds NUL is stored once and de-duplicated by that id', async () => {
       const body = JSON.stringify({ id: 'evt_\u0000nul', type: 'charge.succeeded', data: {} });
       const send = () =>
