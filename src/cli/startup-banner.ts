@@ -32,7 +32,7 @@ export function printBanner(facts: BannerFacts, env: NodeJS.ProcessEnv = process
 }
 
 /** The banner's facts as a log record: `msg` is its first line; the rest are fields. */
-export function bannerRecord({ config, resources, port, workers, configFile }: BannerFacts) {
+function bannerRecord({ config, resources, port, workers, configFile }: BannerFacts) {
   const url = `http://localhost:${port}`;
   const database = redact(config.database);
   const first = resources[0]?.name;
@@ -49,7 +49,7 @@ export function bannerRecord({ config, resources, port, workers, configFile }: B
 }
 
 /** The banner as text for a terminal. */
-export function bannerText(facts: BannerFacts): string {
+function bannerText(facts: BannerFacts): string {
   const record = bannerRecord(facts);
   return (
     `\n${record.msg}\n` +

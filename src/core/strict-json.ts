@@ -75,7 +75,7 @@ export function parseStrictJson(text: string, maxDepth = Infinity): unknown {
 }
 
 /** A hazard in one sentence that names its place: "the member at /a/b repeats …". */
-export function describeHazardAt(hazard: JsonHazard, maxDepth: number): string {
+function describeHazardAt(hazard: JsonHazard, maxDepth: number): string {
   const member = hazard.kind === 'duplicate-member' || hazard.kind === 'prototype-key';
   const where = hazard.pointer ? `the ${member ? 'member' : 'value'} at ${hazard.pointer}` : 'the top-level value';
   return `${where} ${describeJsonHazard(hazard, maxDepth)}`;

@@ -57,7 +57,7 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
  * names the position just after the page (the page's own position when it is empty). Unlike `next`,
  * which is present only while more entries exist now, so that "follow next until there is none" ends.
  */
-export const POLL_REL = 'poll';
+const POLL_REL = 'poll';
 
 /** One keyset page to send: `rows` may hold one row past `limit`, which only tells that more exist. */
 export interface KeysetPage<T> {

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
+import { waitFor } from '../../src/test-support/wait-for.js';
 import { ROOT } from '../support-process.js';
 import { apiKey, AUTH_CONFIG, bearer } from './auth-support.js';
 import { listen, openStream, type SseStream } from './stream-support.js';
@@ -20,15 +21,9 @@ const config = (credentialCheck: string) => ({ ...AUTH_CONFIG, auth: { issuer: I
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const run = promisify(execFile);
 
-/** Resolves when the server has ended `s`; fails the test (rather than hang it) if that never happens. */
+/** Resolves when the server has ended `s` (waitFor fails a hung test rather than hang the suite). */
 async function ended(s: SseStream, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the stream held by ${what} was never ended`)), 30_000)));
-  try {
-    await Promise.race([s.closed, bound]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await waitFor(() => s.isClosed, `the server to end the stream held by ${what}`);
 }
 
 /** An OAuth client allowed `events:read` (and `*` when `admin`), with what its requests need. */
@@ -50,6 +45,14 @@ async function revoke(base: string, client: { basic: Record<string, string> }, t
   assert.equal(res.status, 200, await res.text());
 }
 
+/** Opens an event stream on `port` with `token`, kept in `open` so the test can close it; it must be accepted. */
+async function streamWith(port: number, token: string, open: SseStream[]): Promise<SseStream> {
+  const s = await openStream(port, '/events/stream', { authorization: `Bearer ${token}` });
+  open.push(s);
+  assert.equal(s.status, 200, s.text);
+  return s;
+}
+
 for (const engine of engines) {
   describe(`revoking a credential ends its event streams, on the node that revoked (${engine.name})`, () => {
     let server: RestwellServer;
@@ -57,12 +60,7 @@ for (const engine of engines) {
     let port: number;
     let admin: Record<string, string>;
     const open: SseStream[] = [];
-    const stream = async (token: string) => {
-      const s = await openStream(port, '/events/stream', { authorization: `Bearer ${token}` });
-      open.push(s);
-      assert.equal(s.status, 200, s.text);
-      return s;
-    };
+    const stream = (token: string) => streamWith(port, token, open);
     const del = async (path: string) => assert.equal((await fetch(base + path, { method: 'DELETE', headers: { authorization: admin.authorization } })).status, 204);
     /** A bystander's stream gets the next event: the revocation ended only what it had to. */
     const stillLive = async (s: SseStream, name: string) => {
@@ -133,12 +131,7 @@ for (const engine of engines) {
     let url: string;
     let admin: Record<string, string>;
     const open: SseStream[] = [];
-    const streamOnA = async (token: string) => {
-      const s = await openStream(aPort, '/events/stream', { authorization: `Bearer ${token}` });
-      open.push(s);
-      assert.equal(s.status, 200, s.text);
-      return s;
-    };
+    const streamOnA = (token: string) => streamWith(aPort, token, open);
     const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--db', url], { cwd: ROOT });
 
     before(async () => {

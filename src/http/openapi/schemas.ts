@@ -70,7 +70,7 @@ export function recordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref:
 }
 
 /** With `fields=`: a sparse record, the members of a record of which only id and `_links` are always there. */
-export function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
+function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
   return ctx.components.schema(`sparse:${r.name}`, `${pascal(r.name)}Sparse`, () => ({
     type: 'object',
     description: `With fields=…: a sparse ${r.name} record (id, the chosen members, _links)`,

@@ -38,7 +38,7 @@ function itemsOf(resource: ResourceDefinition, page: Page, fields?: string[]): I
 }
 
 /** The most JSON one page of a collection carries: 64 MiB, far above any page of ordinary records. */
-export const MAX_LIST_BYTES = 64 * 1024 ** 2;
+const MAX_LIST_BYTES = 64 * 1024 ** 2;
 
 /**
  * The page itself, or, when its records together are larger than `maxBytes` as JSON, its first
