@@ -7,15 +7,9 @@ import { partnerRawHttp } from './servers.js';
 import { ratioTargetOf, rowMissesTarget } from './targets.js';
 import type { WrkResult } from './wrk.js';
 import { seedSqlite } from './seed-sqlite.js';
-import type { BenchSettings } from './settings.js';
+import type { BenchContext } from './settings.js';
 
 /** What every scenario gets: the settings, a scratch directory of this run, and a progress line. */
-export interface BenchContext {
-  settings: BenchSettings;
-  work: string;
-  progress(line: string): void;
-}
-
 /** What one row measures. */
 export interface RowSpec {
   group: string;

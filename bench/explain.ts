@@ -5,32 +5,15 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { breakdown, flameGraphSvg, keepFrom, readProfile, type Share } from './cpu-profile.js';
-import type { BenchContext } from './context.js';
+import type { BenchContext } from './settings.js';
 import { GROUPS, SERVERS } from './groups.js';
-import { cpuUsPerRequest, measure, type RequestPlan, type Row } from './load.js';
+import { cpuUsPerRequest, measure, type MissProfile, type RequestPlan, type Row } from './load.js';
 import type { ServerProcess } from './processes.js';
 import { ROOT } from './servers.js';
 import { processStat } from './wrk.js';
 
 /** Where the flame graphs of missed targets go; emptied at the start of every run (bench/run.ts). */
 const MISSED_DIR = join(ROOT, 'bench', 'profile', 'missed');
-
-/** What the profile of a missed row found. */
-export type MissProfile =
-  | {
-      /** The flame graph, relative to the repository root. */
-      svg: string;
-      seconds: number;
-      rps: number;
-      /** The server's own CPU per request over the profiled window (µs; under the profiler, a few % more than without). */
-      serverUs: number;
-      /** Busy samples by phase of a request, and the hottest functions by self time. */
-      phases: Share[];
-      hottest: Share[];
-      /** Other processes' CPU per request over the same window (µs), busiest first: the database server, wrk, anything else running. */
-      others: Array<{ name: string; us: number }>;
-    }
-  | { error: string };
 
 /** Starts the row's server again with extra node flags (on the same data, same config). */
 export type Restart = (nodeArgs: string[]) => Promise<ServerProcess>;

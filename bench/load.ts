@@ -1,6 +1,23 @@
-import type { MissProfile } from './explain.js';
+import type { Share } from './cpu-profile.js';
 import type { BenchSettings } from './settings.js';
 import { runWrk, runTag, type WrkResult, type WrkScript } from './wrk.js';
+
+/** What the profile of a missed row found. */
+export type MissProfile =
+  | {
+      /** The flame graph, relative to the repository root. */
+      svg: string;
+      seconds: number;
+      rps: number;
+      /** The server's own CPU per request over the profiled window (µs; under the profiler, a few % more than without). */
+      serverUs: number;
+      /** Busy samples by phase of a request, and the hottest functions by self time. */
+      phases: Share[];
+      hottest: Share[];
+      /** Other processes' CPU per request over the same window (µs), busiest first: the database server, wrk, anything else running. */
+      others: Array<{ name: string; us: number }>;
+    }
+  | { error: string };
 
 /** What one wrk run of a plan is told, so unique names and webhook ids never repeat across runs. */
 export interface WrkRun {

@@ -63,3 +63,10 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     sizes: { small: 1_000, medium: 100_000, large: 1_000_000 },
   };
 }
+
+/** What every row gets: the settings, a scratch directory and a progress line printer. */
+export interface BenchContext {
+  settings: BenchSettings;
+  work: string;
+  progress(line: string): void;
+}

@@ -13,12 +13,17 @@ import { ROOT } from './support-process.js';
 const depcruise = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 const config = join(ROOT, '.dependency-cruiser.cjs');
 
-function cruise(cwd: string) {
-  return spawnSync(process.execPath, [depcruise, 'src', '--config', config, '--output-type', 'err'], { cwd, encoding: 'utf8' });
+function cruise(cwd: string, folder = 'src') {
+  return spawnSync(process.execPath, [depcruise, folder, '--config', config, '--output-type', 'err'], { cwd, encoding: 'utf8' });
 }
 
 test('src/ has no import circle and no upward import', () => {
   const run = cruise(ROOT);
+  assert.equal(run.status, 0, `dependency-cruiser found violations:\n${run.stdout}${run.stderr}`);
+});
+
+test('bench/ has no import circle either', () => {
+  const run = cruise(ROOT, 'bench');
   assert.equal(run.status, 0, `dependency-cruiser found violations:\n${run.stdout}${run.stderr}`);
 });
 

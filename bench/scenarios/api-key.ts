@@ -1,4 +1,5 @@
-import { notRun, reason, runRow, seededDatabase, type BenchContext } from '../context.js';
+import { notRun, reason, runRow, seededDatabase } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
 import { getById } from '../requests.js';

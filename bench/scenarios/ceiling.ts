@@ -1,4 +1,5 @@
-import { runRow, type BenchContext } from '../context.js';
+import { runRow } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
 import { createCharacter, getById } from '../requests.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { notRun, runRow, type BenchContext } from '../context.js';
+import { notRun, runRow } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { writeJsonServerDb } from '../data.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';

@@ -1,5 +1,6 @@
 import { runWrk, rssMiB, runTag, type WrkResult } from '../wrk.js';
-import { seededDatabase, type BenchContext } from '../context.js';
+import { seededDatabase } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import { toMeasurement, type Row } from '../load.js';
 import { getById, preflight } from '../requests.js';

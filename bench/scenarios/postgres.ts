@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { notRun, reason, runRow, seedOverHttp, type BenchContext } from '../context.js';
+import { notRun, reason, runRow, seedOverHttp } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { writeRestwellConfig } from '../data.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';

@@ -1,4 +1,5 @@
-import { runRow, seededDatabase, type BenchContext } from '../context.js';
+import { runRow, seededDatabase } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
 import { createCharacter, FILTERED_PAGE_PATH, getById, getPath, pageCheck, sortedPage, uncachedFilteredPage } from '../requests.js';

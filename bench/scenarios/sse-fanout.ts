@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { notRun, reason, seededDatabase, type BenchContext } from '../context.js';
+import { notRun, reason, seededDatabase } from '../context.js';
+import type { BenchContext } from '../settings.js';
 import { GROUPS, SERVERS } from '../groups.js';
 import type { Measurement, Row } from '../load.js';
 import { restwellCli, startRestwell, withServer } from '../servers.js';
