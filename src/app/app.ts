@@ -17,6 +17,7 @@ import { routeTable } from './routes.js';
 import { registerEventStreams } from '../events/http/register.js';
 import { registerWebhookRoutes } from '../webhooks/inbound/http/register.js';
 import { registerDispatcher } from '../webhooks/outbound/http/dispatcher-hooks.js';
+import { registerRetention } from './retention-hooks.js';
 import { loggerFromEnv, type LoggerSettings } from './ops/logger-from-env.js';
 import { opsState, SHUTTING_DOWN } from './ops/ops-state.js';
 import { registerOps, unmatchedHook } from './ops/register-ops.js';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerWebhookRoutes(app, ctx, rawRoutes);
   registerEventStreams(app, ctx);
   registerDispatcher(app, ctx.outbound);
+  registerRetention(app, ctx.retention);
   registerMethodFallbacks(app, ctx, routes);
   return app;
 }

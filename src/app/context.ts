@@ -13,10 +13,13 @@ import { OutboundHub } from '../webhooks/outbound/hub.js';
 import type { OutboundContext } from '../webhooks/outbound/http/outbound-context.js';
 import type { ResolvedSecretKey } from '../webhooks/outbound/secret-key.js';
 import { ServerOrigin } from '../http/server-origin.js';
+import { RetentionWorker } from '../store/retention/retention-worker.js';
 
 /** Everything a route handler of any feature needs, built once at start-up. */
 export interface AppContext extends AuthContext, WebhookContext, OutboundContext {
   outbound: OutboundHub;
+  /** Prunes every log in the background (see store/retention). */
+  retention: RetentionWorker;
 }
 
 /** What the config alone decides: derived, and so fully checked, before anything is opened. */
@@ -68,5 +71,6 @@ export function createContext(config: RestwellConfig, store: Store, plan: AppPla
     auth: new AuthService(config, store, plan.auth, () => origin.url),
     webhooks: new WebhookHub(plan.sources, store, config),
     outbound: new OutboundHub(config.webhooks.outbound, store, secretKey, publicUrl),
+    retention: new RetentionWorker(store.retention, config.retention),
   };
 }

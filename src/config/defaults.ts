@@ -39,9 +39,19 @@ export const DEFAULTS = {
       allowNetworks: [] as string[],
       dnsServers: [] as string[],
       rotationOverlap: '24h',
+      // Long enough to look into last month's failures; pending deliveries are never pruned.
+      retention: '30d',
     },
+    // Per source too (webhooks.sources.<name>.retention); deliveries not yet processed are never pruned.
+    retention: '30d',
   },
-  events: { stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb', credentialCheck: '5s' } },
+  // A pass a minute, deleting a thousand rows per statement: each a short write that never holds up requests.
+  retention: { interval: '1m', batchSize: 1000 },
+  events: {
+    stream: { heartbeat: '15s', maxClients: 10000, bufferSize: '1mb', credentialCheck: '5s' },
+    // A month, or a million events, whichever is less; a lagging subscriber holds back its own events.
+    retention: { maxAge: '30d' as string, maxCount: 1_000_000 as number | 'off', partitionSize: 100_000 },
+  },
   auth: {
     tokenTtl: '15m',
     cacheTtl: '10s',

@@ -7,7 +7,7 @@ import { substituteEnv } from './env.js';
 import { checkFields } from './check-fields.js';
 import { configSchema } from './schema.js';
 import { searchProblems } from './search-problems.js';
-import { parseBytes, parseDuration, parseDurationMs } from './sizes.js';
+import { parseBytes, parseDuration, parseDurationMs, parseRetention } from './sizes.js';
 import type { RestwellConfig } from './types.js';
 
 /** A config that cannot be used; the message names every key path at fault. */
@@ -83,6 +83,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       outbound: outboundConfig({ ...DEFAULTS.webhooks.outbound, ...substituted.webhooks?.outbound }),
     },
     events: { stream: streamConfig({ ...DEFAULTS.events.stream, ...substituted.events?.stream }) },
+    retention: retentionConfig(substituted),
     auth: substituted.auth ?? {},
     origin: source,
   };
@@ -108,6 +109,23 @@ function outboundConfig(o: typeof DEFAULTS.webhooks.outbound & { secretKey?: str
     dnsServers: [...o.dnsServers],
     ...(o.secretKey ? { secretKey: o.secretKey } : {}),
     rotationOverlapMs: parseDuration(o.rotationOverlap) * 1000,
+  };
+}
+
+function retentionConfig(c: Record<string, any>): RestwellConfig['retention'] {
+  const worker = { ...DEFAULTS.retention, ...c.retention };
+  const events = { ...DEFAULTS.events.retention, ...c.events?.retention };
+  const inbox = parseRetention(c.webhooks?.retention ?? DEFAULTS.webhooks.retention);
+  const sources: Record<string, number | null> = {};
+  for (const [name, source] of Object.entries<{ retention?: string }>(c.webhooks?.sources ?? {})) {
+    if (source.retention !== undefined) sources[name] = parseRetention(source.retention);
+  }
+  return {
+    intervalMs: parseDurationMs(worker.interval),
+    batchSize: worker.batchSize,
+    events: { maxAgeMs: parseRetention(events.maxAge), maxCount: events.maxCount === 'off' ? null : events.maxCount, partitionSize: events.partitionSize },
+    inbox: { maxAgeMs: inbox, sources },
+    outbound: { maxAgeMs: parseRetention(c.webhooks?.outbound?.retention ?? DEFAULTS.webhooks.outbound.retention) },
   };
 }
 

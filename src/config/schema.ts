@@ -1,5 +1,5 @@
 import { FIELD_TYPES } from './types.js';
-import { durationMsSchema, durationSchema } from './sizes.js';
+import { durationMsSchema, durationSchema, retentionSchema } from './sizes.js';
 import { webhooksSchema } from './webhooks-schema.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
@@ -119,10 +119,29 @@ export const configSchema = {
       },
     },
     webhooks: webhooksSchema,
+    retention: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The background worker that prunes every log (events, inbox, outbound deliveries, expired keys and documents)',
+      properties: {
+        interval: { ...durationMsSchema(true), description: 'How often each node runs a pruning pass (default 1m)' },
+        batchSize: { type: 'integer', minimum: 1, maximum: 5000, description: 'Rows deleted per statement, each its own short write (default 1000)' },
+      },
+    },
     events: {
       type: 'object',
       additionalProperties: false,
       properties: {
+        retention: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'How much of the event log is kept; events an outbound endpoint has not yet had, or a pending delivery needs, are always kept',
+          properties: {
+            maxAge: retentionSchema('Events older than this are pruned, e.g. 30d (default), or off'),
+            maxCount: { description: 'At most this many of the newest events are kept (default 1000000), or off', oneOf: [{ type: 'integer', minimum: 1 }, { const: 'off' }] },
+            partitionSize: { type: 'integer', minimum: 100, description: 'On PostgreSQL, events per partition of the log (default 100000): old events leave a whole partition at a time' },
+          },
+        },
         stream: {
           type: 'object',
           additionalProperties: false,

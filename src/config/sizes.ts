@@ -39,3 +39,13 @@ export function durationSchema(positive = false) {
   const pattern = `^(${amount(9)}\\s*s|${amount(7)}\\s*m|${amount(6)}\\s*h|${amount(4)}\\s*d)$`;
   return { type: 'string', pattern };
 }
+
+/** The JSON Schema of a retention: a duration (`30d`), or `off` to keep everything. */
+export function retentionSchema(description: string) {
+  return { description, oneOf: [durationSchema(true), { const: 'off' }] };
+}
+
+/** Parses a retention (`30d`, or `off`) into milliseconds; null keeps everything. */
+export function parseRetention(text: string): number | null {
+  return text === 'off' ? null : parseDuration(text) * 1000;
+}

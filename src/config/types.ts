@@ -89,6 +89,8 @@ export interface RestwellConfig {
     outbound: OutboundConfig;
   };
   events: { stream: StreamConfig };
+  /** How long each log is kept (`events.retention`, `webhooks.retention`, `webhooks.outbound.retention`) and how it is pruned (`retention`). */
+  retention: RetentionConfig;
   auth: AuthFileConfig;
   /** Where the config came from (its file, or the built-in demo config), named by errors found after loading. */
   origin?: string;
@@ -117,6 +119,19 @@ export interface OutboundConfig {
   secretKey?: string;
   /** How long the previous secret keeps signing (both signatures are sent) after a rotation, unless the request says otherwise. */
   rotationOverlapMs: number;
+}
+
+/** What the background pruning keeps of each log; a null age or count keeps everything. */
+export interface RetentionConfig {
+  /** How often a pruning pass runs on each node. */
+  intervalMs: number;
+  /** Rows per DELETE statement (each batch is its own short write). */
+  batchSize: number;
+  events: { maxAgeMs: number | null; maxCount: number | null; partitionSize: number };
+  /** Processed and failed inbound deliveries: a global age, and per source where a source sets its own. */
+  inbox: { maxAgeMs: number | null; sources: Record<string, number | null> };
+  /** Finished outbound deliveries (delivered or failed) and their attempts. */
+  outbound: { maxAgeMs: number | null };
 }
 
 /** `events.stream`: the Server-Sent Events stream at `GET /events/stream`. */
@@ -211,4 +226,6 @@ export interface WebhookSourceConfig {
   bodyLimit?: number | string;
   /** Deliveries accepted per window from all senders together; off unless set. */
   rateLimit?: { limit: number; window: string };
+  /** How long processed deliveries are kept (`30d` or `off`); default `webhooks.retention`. */
+  retention?: string;
 }

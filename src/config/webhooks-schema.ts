@@ -1,4 +1,4 @@
-import { durationMsSchema, durationSchema } from './sizes.js';
+import { durationMsSchema, durationSchema, retentionSchema } from './sizes.js';
 
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const size = { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }] };
@@ -66,6 +66,7 @@ export const webhooksSchema = {
   additionalProperties: false,
   properties: {
     workerDelayMs: { type: 'integer', minimum: 0, description: 'Delay before the asynchronous actions of a delivery first run' },
+    retention: retentionSchema('How long a processed (or failed) inbound delivery is kept in the inbox, e.g. 30d (default), or off; a source may set its own. Deliveries not yet processed are never pruned'),
     outbound: {
       type: 'object',
       additionalProperties: false,
@@ -86,6 +87,7 @@ export const webhooksSchema = {
         dnsServers: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'DNS servers (host or host:port) that resolve endpoint hosts instead of the system resolver' },
         secretKey: { type: 'string', minLength: 32, description: 'Key that encrypts endpoint signing secrets at rest; e.g. ${RESTWELL_SECRET_KEY}' },
         rotationOverlap: { ...durationSchema(), description: 'How long a rotated-out secret keeps signing beside the new one (default 24h)' },
+        retention: retentionSchema('How long a finished delivery (delivered, or given up on) and its attempts are kept, e.g. 30d (default), or off; pending deliveries are never pruned'),
       },
     },
     sources: {
@@ -103,6 +105,7 @@ export const webhooksSchema = {
           idHeader: { type: 'string', minLength: 1 },
           idPath: { type: 'string', minLength: 1 },
           bodyLimit: size,
+          retention: retentionSchema('How long this source\'s processed (or failed) deliveries are kept; default webhooks.retention'),
           rateLimit: {
             type: 'object',
             additionalProperties: false,

@@ -17,6 +17,8 @@ import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords, listReferencing } from './record-reads.js';
 import { SqlInbox } from './sql-inbox.js';
 import { SqlOutbox } from './sql-outbox.js';
+import type { Retention } from './retention/retention.js';
+import { SqlRetention } from './retention/sql-retention.js';
 import { StorageWatch } from './storage-watch.js';
 import { watchedEngine } from './watched-engine.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
@@ -29,6 +31,7 @@ import { seenBy } from './write-errors.js';
 export class SqlStore implements Store {
   readonly inbox: Inbox;
   readonly outbox: Outbox;
+  readonly retention: Retention;
   private readonly appended = new EventSignal();
   private watching = false;
   /** Hot reads by id skip SQL while nothing has committed since (only where the engine stamps commits). */
@@ -48,6 +51,7 @@ export class SqlStore implements Store {
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
+    this.retention = new SqlRetention(engine);
     if (engine.commitStamp) {
       this.cache = new RecordCache();
       this.pages = new PageCache();

@@ -8,6 +8,7 @@ import type { ImportOptions, ImportSet } from './import-records.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
 import type { StorageWatch } from './storage-watch.js';
+import type { Retention } from './retention/retention.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -71,6 +72,8 @@ export interface Store {
   readonly inbox: Inbox;
   /** Outbound webhooks: endpoints, and the deliveries derived for them from the event log. */
   readonly outbox: Outbox;
+  /** Bounded growth: pruning every log in short batches, and how far the event log is pruned. */
+  readonly retention: Retention;
   /**
    * Calls `listener` whenever new events may be in the log: after this process commits a write
    * that appended events and, on a shared database, when another node did (it may be called when

@@ -16,6 +16,7 @@ import { createPool, parseTarget } from './postgres-pool.js';
 import { syncPostgresSchema } from './postgres-schema.js';
 import { PostgresStatements } from './postgres-statements.js';
 import { createPostgresTables } from './postgres-tables.js';
+import { PostgresEventPartitions } from './postgres-partitions.js';
 import { RetryWrite, Writer } from './postgres-transaction.js';
 
 /**
@@ -54,8 +55,10 @@ class PostgresEngine implements Engine {
   private readonly statements: PostgresStatements;
   private readonly byId: ByIdReader;
   private listener?: PostgresListener;
+  readonly eventPartitions: PostgresEventPartitions;
 
   constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly connectionString: string) {
+    this.eventPartitions = new PostgresEventPartitions(pool, schemaKey);
     this.writer = new Writer(pool, schemaKey);
     this.statements = new PostgresStatements(pool);
     this.byId = new ByIdReader(pool);

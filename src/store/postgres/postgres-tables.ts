@@ -2,23 +2,17 @@ import type pg from 'pg';
 import { PG_TEXT } from './postgres-codec.js';
 import { LOCK, withSessionLock } from './postgres-locks.js';
 import { POSTGRES_FUNCTIONS } from './postgres-functions.js';
+import { createEventTable } from './postgres-event-table.js';
 
 /**
  * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents, the webhook
  * inbox and the outbox of outbound webhooks (deleting an endpoint deletes its deliveries and their
- * attempts through the foreign keys). `_rw_events.seq` comes from its own sequence so readers can take a high-water mark from
- * it (see postgres-events.ts); JSON documents are kept as text, as on SQLite; times are ISO text,
+ * attempts through the foreign keys). The event log is partitioned (postgres-event-table.ts); `_rw_events.seq` comes from its own
+ * sequence so readers can take a high-water mark from it (see postgres-events.ts); `_rw_retention` says how far each log is pruned; JSON documents are kept as text, as on SQLite; times are ISO text,
  * compared bytewise. Columns added after the first release are added to older databases here too.
  */
 const SYSTEM_DDL = `
 CREATE TABLE IF NOT EXISTS _rw_schema (resource text PRIMARY KEY, shape text NOT NULL);
-CREATE SEQUENCE IF NOT EXISTS _rw_event_seq;
-CREATE TABLE IF NOT EXISTS _rw_events (
-  seq bigint PRIMARY KEY DEFAULT nextval('_rw_event_seq'), id text NOT NULL UNIQUE, type ${PG_TEXT} NOT NULL,
-  resource text NOT NULL, record_id text, data text NOT NULL, created_at text NOT NULL, owner text);
-ALTER TABLE _rw_events ADD COLUMN IF NOT EXISTS owner text;
-ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq;
-CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
 CREATE TABLE IF NOT EXISTS _rw_idempotency (
   scope text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, state text NOT NULL,
   response text, expires_at ${PG_TEXT} NOT NULL, PRIMARY KEY (scope, key));
@@ -49,6 +43,9 @@ CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
   delivery_id text NOT NULL REFERENCES _rw_hook_deliveries (id) ON DELETE CASCADE, number integer NOT NULL,
   "trigger" text NOT NULL, started_at ${PG_TEXT} NOT NULL, status_code integer, latency_ms integer NOT NULL,
   response_excerpt text, error text, node text NOT NULL, PRIMARY KEY (delivery_id, number));
+CREATE INDEX IF NOT EXISTS _rw_idempotency_expiry ON _rw_idempotency (expires_at);
+CREATE INDEX IF NOT EXISTS _rw_documents_expiry ON _rw_documents (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS _rw_retention (log text PRIMARY KEY, through bigint NOT NULL, through_at text NOT NULL);
 `;
 
 /**
@@ -58,6 +55,7 @@ CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
 export async function createPostgresTables(pool: pg.Pool, schemaKey: number, schema: string | undefined): Promise<void> {
   await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await createEventTable(client);
     await client.query(SYSTEM_DDL);
     await client.query(POSTGRES_FUNCTIONS);
   });

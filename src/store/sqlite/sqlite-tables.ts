@@ -3,7 +3,8 @@ import type { Database } from 'better-sqlite3';
 /**
  * Restwell's own tables: schema shapes, event log, Idempotency-Keys, documents, the webhook inbox
  * and the outbox of outbound webhooks (endpoints, deliveries, attempts; deleting an endpoint
- * deletes its deliveries and their attempts through the foreign keys).
+ * deletes its deliveries and their attempts through the foreign keys), and how far retention has
+ * pruned each log (`_rw_retention`: the last position removed, so a reader behind it is told).
  */
 const SYSTEM_DDL = `
 CREATE TABLE IF NOT EXISTS _rw_schema (resource TEXT PRIMARY KEY, shape TEXT NOT NULL);
@@ -41,6 +42,8 @@ CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
   delivery_id TEXT NOT NULL REFERENCES _rw_hook_deliveries (id) ON DELETE CASCADE, number INTEGER NOT NULL,
   "trigger" TEXT NOT NULL, started_at TEXT NOT NULL, status_code INTEGER, latency_ms INTEGER NOT NULL,
   response_excerpt TEXT, error TEXT, node TEXT NOT NULL, PRIMARY KEY (delivery_id, number));
+CREATE INDEX IF NOT EXISTS _rw_documents_expiry ON _rw_documents (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS _rw_retention (log TEXT PRIMARY KEY, through INTEGER NOT NULL, through_at TEXT NOT NULL);
 `;
 
 /**

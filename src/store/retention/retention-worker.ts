@@ -1,0 +1,78 @@
+import type { RetentionConfig } from '../../config/types.js';
+import type { PruneReport, Retention } from './retention.js';
+
+/** Where the worker reports a pass that pruned something, or failed. */
+export interface RetentionLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The one pruning worker of a process: a pass at start and then every `retention.interval`, each
+ * in short batches (see Retention). Passes never overlap; `stop` ends the current one after its
+ * batch under way, and resolves once it has. Several nodes may each run one: deletes are
+ * idempotent and partition upkeep takes turns.
+ */
+export class RetentionWorker {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<PruneReport | undefined>;
+  private stopped = false;
+  private readonly passListeners = new Set<(report: PruneReport) => void>();
+
+  /** Set by the app once it has a logger. */
+  log?: RetentionLog;
+
+  constructor(private readonly retention: Retention, private readonly config: RetentionConfig) {}
+
+  start(): void {
+    this.stopped = false;
+    void this.run();
+  }
+
+  /** Runs a pass now (after the one under way, if any); resolves its report. */
+  async runOnce(): Promise<PruneReport | undefined> {
+    while (this.running) await this.running;
+    return this.run();
+  }
+
+  /** Calls `listener` after each pass; returns the function that stops the calls. */
+  onPass(listener: (report: PruneReport) => void): () => void {
+    this.passListeners.add(listener);
+    return () => this.passListeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private run(): Promise<PruneReport | undefined> {
+    clearTimeout(this.timer);
+    const pass = this.pass().finally(() => {
+      this.running = undefined;
+      if (!this.stopped) {
+        this.timer = setTimeout(() => void this.run(), this.config.intervalMs);
+        this.timer.unref();
+      }
+    });
+    this.running = pass;
+    return pass;
+  }
+
+  private async pass(): Promise<PruneReport | undefined> {
+    try {
+      const { events, inbox, outbound } = this.config;
+      const report = await this.retention.prune({ events, inbox, outbound }, { batchSize: this.config.batchSize, stopped: () => this.stopped });
+      const removed = report.events + report.eventPartitions + report.inbox + report.outbound + report.idempotency + report.documents;
+      if (removed) this.log?.info({ retention: report }, 'retention pruned old log entries');
+      for (const listener of this.passListeners) listener(report);
+      return report;
+    } catch (err) {
+      // The next pass tries again; a database that is away is already reported by readiness.
+      this.log?.warn({ err }, 'retention pass failed; the next one tries again');
+      return undefined;
+    }
+  }
+}
