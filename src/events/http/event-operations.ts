@@ -45,7 +45,7 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
     responses: {
       '200': logPageResponse(ctx, 'A page of events', 'events', eventSchema(ctx)),
     },
-    problems: ['invalid-query', 'unavailable'],
+    problems: ['invalid-query', 'events-expired', 'unavailable'],
     tag: 'events',
   }),
   streamEvents: (ctx) => ({
@@ -91,7 +91,7 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
         content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; each `data:` is one Event', 'x-event-schema': eventSchema(ctx) } } },
       },
     },
-    problems: ['invalid-query', 'invalid-last-event-id', 'not-acceptable', 'too-many-streams', 'unavailable'],
+    problems: ['invalid-query', 'invalid-last-event-id', 'events-expired', 'not-acceptable', 'too-many-streams', 'unavailable'],
     tag: 'events',
   }),
   getEvent: (ctx) => ({

@@ -7,6 +7,8 @@ import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { parseLogPage, sendLogPage } from '../../http/log-page.js';
 import { isEventId } from '../../store/records.js';
+import { sendProblem } from '../../http/problems.js';
+import { eventsExpired } from './events-expired.js';
 
 /** The HAL representation of one event, linking to the record it is about. */
 export function halEvent(e: EventRecord): Record<string, unknown> {
@@ -24,7 +26,14 @@ export function listEvents(ctx: HttpContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const page = parseLogPage(request.query as Record<string, unknown>, ['type'], 'e');
     const types = (page.filters.type ?? '').split(',').filter(Boolean);
-    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, visible: eventVisibility(ctx.resources.values(), request.principal) });
+    const visible = eventVisibility(ctx.resources.values(), request.principal);
+    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, visible });
+    // A cursor from before what retention pruned would resume past events it never saw: 410, not a silent gap.
+    const cursor = (request.query as Record<string, unknown>).cursor;
+    if (cursor !== undefined && cursor !== '') {
+      const expired = await eventsExpired(ctx.store, page.after, visible, 'Resync: re-read the state you derive from events, then page GET /events without a cursor (it starts at the oldest event kept).');
+      if (expired) return sendProblem(request, reply, 'events-expired', expired);
+    }
     return sendLogPage(request, reply, { path: '/events', prefix: 'e', rel: 'events', request: page, rows, embed: halEvent });
   };
 }

@@ -5,6 +5,7 @@ import { eventVisibility } from '../../auth/access.js';
 import type { AuthContext } from '../../auth/http/auth-context.js';
 import type { Principal } from '../../auth/principal.js';
 import { sendProblem } from '../../http/problems.js';
+import { eventIdTime, eventsExpired } from './events-expired.js';
 import { isEventId } from '../../store/records.js';
 import { eventStreams, type EventStreams } from '../stream/event-streams.js';
 import { retryFrame, sseFrame } from '../stream/sse-frame.js';
@@ -47,6 +48,10 @@ export function streamEvents(ctx: AuthContext) {
     if (asked.lastEventId !== undefined) {
       const id = asked.lastEventId;
       const last = isEventId(id) ? await ctx.store.getEvent(id, filter.visible) : undefined;
+      if (!last && isEventId(id)) {
+        const expired = await expiredId(ctx, id, filter);
+        if (expired) return sendProblem(request, reply, 'events-expired', expired);
+      }
       if (!last) return sendProblem(request, reply, 'invalid-last-event-id', `Last-Event-ID ${JSON.stringify(id.slice(0, 80))} names no event you can read; send the id: of an event this stream sent (evt_…), or none to start at the end of the log`);
       after = last.seq;
     }
@@ -107,4 +112,16 @@ function holdCredential(streams: EventStreams, client: StreamClient, principal: 
     clearTimeout(timer);
     unwatch();
   });
+}
+
+/**
+ * When a Last-Event-ID names no event kept but was drawn no later than the newest event retention
+ * pruned (ids are UUIDv7s, so they carry their time): the 410 detail, since resuming at the end
+ * would skip what was pruned. Any other unknown id stays a 400.
+ */
+async function expiredId(ctx: AuthContext, id: string, filter: StreamFilter): Promise<string | undefined> {
+  const pruned = await ctx.store.retention.eventsPrunedThrough();
+  // A second of slack: an id is drawn a moment before its event's time is taken.
+  if (!pruned || eventIdTime(id) > Date.parse(pruned.at) + 1000) return undefined;
+  return eventsExpired(ctx.store, 0, filter.visible, 'Resync: re-read the state you derive from events, then reconnect without Last-Event-ID (the stream starts at the end of the log), or page GET /events from the start.');
 }
