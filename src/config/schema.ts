@@ -139,7 +139,7 @@ export const configSchema = {
           properties: {
             maxAge: retentionSchema('Events older than this are pruned, e.g. 30d (default), or off'),
             maxCount: { description: 'At most this many of the newest events are kept (default 1000000), or off', oneOf: [{ type: 'integer', minimum: 1 }, { const: 'off' }] },
-            partitionSize: { type: 'integer', minimum: 100, description: 'On PostgreSQL, events per partition of the log (default 100000): old events leave a whole partition at a time' },
+            partitionSize: { type: 'integer', minimum: 10, description: 'On PostgreSQL, events per partition of the log (default 100000): old events leave a whole partition at a time' },
           },
         },
         stream: {

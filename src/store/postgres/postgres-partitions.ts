@@ -103,13 +103,17 @@ async function firstUncovered(client: pg.PoolClient, last: number): Promise<numb
 
 /**
  * Adds the partition for [from, to): made on its own, filled with any rows the catch-all took for
- * that range, then attached (which locks the parent only against other schema changes, and the
- * catch-all, normally empty, briefly).
+ * that range, then attached. Reads and appends of the log wait for the few milliseconds this takes
+ * (at most LOCK_TIMEOUT to get the lock, else the step waits for the next pass): an append routed to
+ * the catch-all just before the attach would break its new bound, and a read planned before it
+ * could miss the rows moved out of the catch-all. The lock is on the parent alone, which every
+ * statement on the log takes before it looks at the partitions; one partition is made per
+ * `partitionSize` events, normally ahead of time with nothing to move.
  */
 async function createPartition(client: pg.PoolClient, from: number, to: number): Promise<void> {
   const name = partitionName(from, to);
   await inTransaction(client, async () => {
-    await client.query(`LOCK TABLE _rw_events_default IN ACCESS EXCLUSIVE MODE`);
+    await client.query('LOCK TABLE ONLY _rw_events IN ACCESS EXCLUSIVE MODE');
     await client.query(`CREATE TABLE ${name} (LIKE _rw_events INCLUDING DEFAULTS)`);
     await client.query(`WITH moved AS (DELETE FROM _rw_events_default WHERE seq >= ${from} AND seq < ${to} RETURNING *) INSERT INTO ${name} SELECT * FROM moved`);
     await client.query(`ALTER TABLE _rw_events ATTACH PARTITION ${name} FOR VALUES FROM (${from}) TO (${to})`);
