@@ -21,6 +21,7 @@ import { memoryRows } from './scenarios/memory.js';
 import { outboundRows } from './scenarios/outbound.js';
 import { postgresRows } from './scenarios/postgres.js';
 import { restwellRows } from './scenarios/restwell.js';
+import { retentionRows } from './scenarios/retention.js';
 import { sseFanoutRows } from './scenarios/sse-fanout.js';
 import { webhookRows } from './scenarios/webhooks.js';
 import { workersRows } from './scenarios/workers.js';
@@ -53,6 +54,7 @@ const SECTIONS: Section[] = [
   { key: 'memory', name: 'Memory after 10k / 1M requests', optional: false, run: memoryRows, wrk: true },
   { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows, wrk: false },
   { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows, wrk: false },
+  { key: 'retention', name: 'Retention: bounded database size', optional: true, run: retentionRows, wrk: false },
 ];
 
 function command(quick: boolean): string {

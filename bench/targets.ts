@@ -178,5 +178,20 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
       below(latencyTarget, m.p99, 50, `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`, ' ms'),
     );
   }
+  // Retention: the database stays within 20% of its size at the retention count, on each engine.
+  for (const server of [SERVERS.restwell, SERVERS.postgres]) {
+    const row = find(rows, GROUPS.retention.id, server);
+    const target = `retention: database size after 1M event writes within 20% of the size at 100k (retention 100k), ${server}`;
+    const ok = usable([row]);
+    const f = row?.figures;
+    if (!ok.ok) results.push({ target, status: ok.status, detail: ok.why });
+    else if (!f) results.push({ target, status: 'n/a', detail: 'no size figures' });
+    else {
+      const mib = (b: number) => `${(b / 1024 ** 2).toFixed(1)} MiB`;
+      const shown = `${mib(f.bytesAtRetain)} at ${fmt(f.retain)} events, ${mib(f.bytesAtEnd)} after ${fmt(f.writes)} writes (${f.growth >= 0 ? '+' : ''}${(f.growth * 100).toFixed(1)}%), ${fmt(f.kept)} kept`;
+      const judged = below(target, Math.max(0, f.growth) * 100, 20, shown, ' points');
+      results.push(f.writes < 1_000_000 ? { ...judged, detail: `${judged.detail}; quick run, scaled down to ${fmt(f.writes)} writes and a retention of ${fmt(f.retain)}` } : judged);
+    }
+  }
   return results;
 }
