@@ -12,7 +12,10 @@ const PARTITION_LOCK = 0x52570010;
  */
 const LOCK_TIMEOUT = '500ms';
 
-/** Partitions the worker keeps ready past the log's end, so writes between two passes land in one. */
+/**
+ * Partitions the worker keeps ready past the log's end, so writes between two passes land in one:
+ * at least this many, and at least three times what was written since the previous pass.
+ */
 const AHEAD = 2;
 
 interface Partition {
@@ -23,17 +26,25 @@ interface Partition {
 
 /** Upkeep of the partitioned event log (see postgres-event-table.ts): partitions made ahead, old ones dropped whole. */
 export class PostgresEventPartitions implements EventPartitions {
+  /** The log's last position at the previous pass: how fast it grows decides how far ahead partitions are made. */
+  private previous?: number;
+
   constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {}
 
   prepare(span: number): Promise<void> {
     return this.exclusively(async (client) => {
       const last = await lastPosition(client);
+      const ahead = Math.max(AHEAD * span, 3 * (last - (this.previous ?? last)));
+      this.previous = last;
       const parts = await partitions(client);
       let from = parts.length ? parts[parts.length - 1]!.to : await firstUncovered(client, last);
-      while (from <= last + AHEAD * span) {
-        await createPartition(client, from, from + span);
+      let moved = 0;
+      while (from <= last + ahead) {
+        moved += await createPartition(client, from, from + span);
         from += span;
       }
+      // Rows moved out leave dead ones in the catch-all; vacuumed now, it gives their space back.
+      if (moved) await client.query('VACUUM _rw_events_default');
     });
   }
 
@@ -110,14 +121,16 @@ async function firstUncovered(client: pg.PoolClient, last: number): Promise<numb
  * statement on the log takes before it looks at the partitions; one partition is made per
  * `partitionSize` events, normally ahead of time with nothing to move.
  */
-async function createPartition(client: pg.PoolClient, from: number, to: number): Promise<void> {
+async function createPartition(client: pg.PoolClient, from: number, to: number): Promise<number> {
   const name = partitionName(from, to);
+  let moved = 0;
   await inTransaction(client, async () => {
     await client.query('LOCK TABLE ONLY _rw_events IN ACCESS EXCLUSIVE MODE');
     await client.query(`CREATE TABLE ${name} (LIKE _rw_events INCLUDING DEFAULTS)`);
-    await client.query(`WITH moved AS (DELETE FROM _rw_events_default WHERE seq >= ${from} AND seq < ${to} RETURNING *) INSERT INTO ${name} SELECT * FROM moved`);
+    moved = (await client.query(`WITH moved AS (DELETE FROM _rw_events_default WHERE seq >= ${from} AND seq < ${to} RETURNING *) INSERT INTO ${name} SELECT * FROM moved`)).rowCount ?? 0;
     await client.query(`ALTER TABLE _rw_events ATTACH PARTITION ${name} FOR VALUES FROM (${from}) TO (${to})`);
   });
+  return moved;
 }
 
 /** Drops a partition, recording how far the log is now pruned in the same transaction; false when the lock was not had in time. */

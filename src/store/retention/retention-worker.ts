@@ -1,6 +1,9 @@
 import type { RetentionConfig } from '../../config/types.js';
 import type { PruneReport, Retention } from './retention.js';
 
+/** The wait between passes while they keep finding a backlog (instead of `retention.interval`). */
+const BACKLOG_DELAY_MS = 100;
+
 /** Where the worker reports a pass that pruned something, or failed. */
 export interface RetentionLog {
   info(obj: object, msg: string): void;
@@ -9,7 +12,8 @@ export interface RetentionLog {
 
 /**
  * The one pruning worker of a process: a pass at start and then every `retention.interval`, each
- * in short batches (see Retention). Passes never overlap; `stop` ends the current one after its
+ * in short batches (see Retention); while passes keep finding a backlog, the next follows at once
+ * (after a short pause), so a log written faster than one interval's worth stays near its bound. Passes never overlap; `stop` ends the current one after its
  * batch under way, and resolves once it has. Several nodes may each run one: deletes are
  * idempotent and partition upkeep takes turns.
  */
@@ -53,7 +57,7 @@ export class RetentionWorker {
     const pass = this.pass().finally(() => {
       this.running = undefined;
       if (!this.stopped) {
-        this.timer = setTimeout(() => void this.run(), this.config.intervalMs);
+        this.timer = setTimeout(() => void this.run(), this.nextDelay);
         this.timer.unref();
       }
     });
@@ -61,16 +65,22 @@ export class RetentionWorker {
     return pass;
   }
 
+  /** The wait before the next pass: short after one that found a backlog (a full batch or more), so a busy log is pruned as fast as it grows. */
+  private nextDelay = 0;
+
   private async pass(): Promise<PruneReport | undefined> {
     try {
       const { events, inbox, outbound } = this.config;
       const report = await this.retention.prune({ events, inbox, outbound }, { batchSize: this.config.batchSize, stopped: () => this.stopped });
       const removed = report.events + report.eventPartitions + report.inbox + report.outbound + report.idempotency + report.documents;
+      const backlog = report.eventPartitions > 0 || removed >= this.config.batchSize;
+      this.nextDelay = backlog ? Math.min(BACKLOG_DELAY_MS, this.config.intervalMs) : this.config.intervalMs;
       if (removed) this.log?.info({ retention: report }, 'retention pruned old log entries');
       for (const listener of this.passListeners) listener(report);
       return report;
     } catch (err) {
       // The next pass tries again; a database that is away is already reported by readiness.
+      this.nextDelay = this.config.intervalMs;
       this.log?.warn({ err }, 'retention pass failed; the next one tries again');
       return undefined;
     }
