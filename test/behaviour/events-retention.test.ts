@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bearer, engines, PUBLIC_DEMO, testServer } from '../../src/test-support/test-server.js';
+import { waitFor } from '../../src/test-support/wait-for.js';
 
 /** The public demo keeping the newest five events; the worker's own timer is far off, so each pass here is run by the test. */
 const KEEP_FIVE = { ...PUBLIC_DEMO, events: { retention: { maxCount: 5, maxAge: 'off', partitionSize: 10 } }, retention: { interval: '1h', batchSize: 2 } };
@@ -48,6 +49,29 @@ for (const engine of engines) {
       assert.equal(problemPage.statusCode, 200);
     } finally {
       await server.close();
+    }
+  });
+}
+
+for (const engine of engines) {
+  test(`the server's own worker prunes in the background and stops with the server (${engine.name})`, async () => {
+    const config = { ...PUBLIC_DEMO, events: { retention: { maxCount: 3, maxAge: 'off', partitionSize: 10 } }, retention: { interval: '20ms', batchSize: 2 } };
+    const server = await testServer(engine, config);
+    let closed = false;
+    try {
+      const admin = await bearer(server);
+      await server.app.ready();
+      for (let i = 0; i < 25; i++) await server.app.inject({ method: 'POST', url: '/characters', payload: { name: `w${i}` } });
+      // Nobody calls a pass here: the worker started with the app does it on its own timer.
+      const through = await waitFor(async () => (await server.store.retention.eventsPrunedThrough())?.seq, 'the worker to prune');
+      assert.ok(through >= 10, `pruned through ${through}`);
+      const kept = (await server.app.inject({ url: '/events?limit=100', headers: admin })).json()._embedded.events;
+      assert.ok(kept.length < 25 && kept.at(-1).data.name === 'w24', `the newest events are kept (${kept.length})`);
+      await server.close();
+      closed = true;
+      assert.equal(await server.context.retention.runOnce().then(() => 'ran', () => 'refused'), 'ran', 'a pass after close fails inside the worker, never as an unhandled rejection');
+    } finally {
+      if (!closed) await server.close();
     }
   });
 }
