@@ -53,6 +53,12 @@ export interface Engine {
   ping(): Promise<void>;
   /** Where the event log is partitioned: old events leave a whole partition at a time (see retention/). */
   readonly eventPartitions?: EventPartitions;
+  /**
+   * Where deleted rows' space is reused only once the table is vacuumed (PostgreSQL): makes it
+   * reusable now, without blocking reads or writes, so a pruned table stops growing even where
+   * autovacuum is off or behind. Absent where deleted space is reused at once (SQLite's free list).
+   */
+  reclaim?(table: string): Promise<void>;
   /** Where writes commit in batches: calls `listener` with each committed batch's size until the returned function is called. */
   onCommitBatch?(listener: (size: number) => void): () => void;
   close(): Promise<void>;

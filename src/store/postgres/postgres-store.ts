@@ -107,6 +107,11 @@ class PostgresEngine implements Engine {
     return this.guard(() => syncPostgresSchema(this.pool, this.schemaKey, resources, allowDestructive));
   }
 
+  /** A plain VACUUM (no lock that blocks reads or writes): the rows retention deleted become space for new ones. */
+  async reclaim(table: string): Promise<void> {
+    await this.guard(() => this.pool.query(`VACUUM ${table}`));
+  }
+
   /** One round trip on a pooled connection (a new one when none is idle: the probe covers connecting too). */
   async ping(): Promise<void> {
     await this.guard(() => this.pool.query('SELECT 1'));

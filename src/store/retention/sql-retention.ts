@@ -3,6 +3,9 @@ import type { Engine } from '../engine.js';
 import { eventRule, pruneEventBatch, pruneExpiredBatch, pruneInboxBatch, pruneOutboundBatch, prunedThrough, type KeysetStep } from './retention-flows.js';
 import type { PrunedThrough, PruneOptions, PruneReport, Retention, RetentionPolicy } from './retention.js';
 
+/** Batches of deleted rows after which a table is reclaimed (see Engine.reclaim). */
+const RECLAIM_BATCHES = 2;
+
 /**
  * Retention on the shared SQL flows. Every batch is its own short write through the engine's
  * normal write path (on SQLite, one job of its single writer; on PostgreSQL, one short
@@ -11,6 +14,9 @@ import type { PrunedThrough, PruneOptions, PruneReport, Retention, RetentionPoli
  * leave by whole partitions instead of row deletes.
  */
 export class SqlRetention implements Retention {
+  /** Rows deleted per table since it was last reclaimed (where the engine reclaims). */
+  private readonly unreclaimed = new Map<string, number>();
+
   constructor(private readonly engine: Engine) {}
 
   async prune(policy: RetentionPolicy, options: PruneOptions): Promise<PruneReport> {
@@ -55,7 +61,26 @@ export class SqlRetention implements Retention {
         await pause();
       }
     }
+    await this.reclaim({ _rw_inbox: report.inbox, _rw_hook_deliveries: report.outbound, _rw_hook_attempts: report.outbound, _rw_idempotency: report.idempotency, _rw_documents: report.documents }, limit);
     return report;
+  }
+
+  /**
+   * Vacuums a table once RECLAIM_BATCHES batches' worth of its rows were deleted since the last time
+   * (not after every pass: a busy log is pruned every few hundred milliseconds), so dead rows stay
+   * bounded by that much whatever autovacuum does.
+   */
+  private async reclaim(deleted: Record<string, number>, batchSize: number): Promise<void> {
+    if (!this.engine.reclaim) return;
+    for (const [table, n] of Object.entries(deleted)) {
+      const total = (this.unreclaimed.get(table) ?? 0) + n;
+      if (total < RECLAIM_BATCHES * batchSize) {
+        this.unreclaimed.set(table, total);
+        continue;
+      }
+      await this.engine.reclaim(table);
+      this.unreclaimed.set(table, 0);
+    }
   }
 
   eventsPrunedThrough(): Promise<PrunedThrough | undefined> {
