@@ -6,7 +6,7 @@ const BACKLOG_DELAY_MS = 100;
 
 /** Where the worker reports a pass that pruned something, or failed. */
 export interface RetentionLog {
-  info(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
 
@@ -75,7 +75,7 @@ export class RetentionWorker {
       const removed = report.events + report.eventPartitions + report.inbox + report.outbound + report.idempotency + report.documents;
       const backlog = report.eventPartitions > 0 || removed >= this.config.batchSize;
       this.nextDelay = backlog ? Math.min(BACKLOG_DELAY_MS, this.config.intervalMs) : this.config.intervalMs;
-      if (removed) this.log?.info({ retention: report }, 'retention pruned old log entries');
+      if (removed) this.log?.debug({ retention: report }, 'retention pruned old log entries');
       for (const listener of this.passListeners) listener(report);
       return report;
     } catch (err) {
