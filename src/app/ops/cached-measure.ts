@@ -23,7 +23,7 @@ export class CachedMeasure<T> {
     this.running ??= this.take();
     const running = this.running;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.waitMs).unref()))]);
+    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.waitMs)))]);
     clearTimeout(timer);
     return this.value;
   }
