@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
+import { opsState } from '../../src/app/ops/ops-state.js';
 import { storageMeasures } from '../../src/app/ops/storage-metrics.js';
+import { StoreUnavailableError } from '../../src/store/errors.js';
 import { eventStreams } from '../../src/events/stream/event-streams.js';
 import { newDeliveryId } from '../../src/store/inbox.js';
 import { parseExposition, sampleValue, type Exposition } from '../../src/test-support/prometheus-text.js';
@@ -185,6 +187,34 @@ for (const engine of engines) {
       const age = value(after, 'restwell_inbound_oldest_pending_seconds', { source: 'plain' });
       assert.ok(age >= 120 && age < 3600, String(age));
       assert.ok(!after.samples.some((s) => s.labels.source === 'a-source-no-longer-configured'), 'only configured sources are labels');
+    });
+
+    test('restwell_ready says what /readyz would: 1, then 0 while the database does not answer or the server drains', async () => {
+      const measures = storageMeasures(server.context)!;
+      const ready = async () => {
+        measures.ping.invalidate();
+        const m = await scrape();
+        assert.equal(m.types.get('restwell_ready'), 'gauge');
+        return value(m, 'restwell_ready');
+      };
+      assert.equal(await ready(), 1);
+      const ping = server.store.ping;
+      server.store.ping = async () => {
+        throw new StoreUnavailableError('the database cannot be reached (ECONNREFUSED); retry shortly');
+      };
+      try {
+        assert.equal(await ready(), 0);
+        assert.equal((await server.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503, 'as /readyz says');
+      } finally {
+        server.store.ping = ping;
+      }
+      assert.equal(await ready(), 1);
+      opsState(server.context).draining = true;
+      try {
+        assert.equal(await ready(), 0);
+      } finally {
+        opsState(server.context).draining = false;
+      }
     });
 
     test('shutting down ends the open streams, logged as shutdown', async () => {

@@ -4,6 +4,7 @@ import type { InboxBacklog } from '../../store/inbox.js';
 import type { StoreSize } from '../../store/store-size.js';
 import type { AppContext } from '../context.js';
 import { CachedMeasure } from './cached-measure.js';
+import { registerReadinessMetric } from './readiness-metric.js';
 
 /** How long a measurement of the database serves scrapes: Prometheus scrapes every 15 s or so, and sizes move slowly. */
 const MAX_AGE_MS = 10_000;
@@ -16,6 +17,8 @@ type Values = Array<{ labels: Record<string, string>; value: number }>;
 export interface StorageMeasures {
   size?: CachedMeasure<StoreSize>;
   backlog: CachedMeasure<InboxBacklog[]>;
+  /** The database ping behind `restwell_ready`. */
+  ping: CachedMeasure<boolean>;
 }
 
 const byContext = new WeakMap<AppContext, StorageMeasures>();
@@ -26,7 +29,7 @@ export function storageMeasures(ctx: AppContext): StorageMeasures | undefined {
 }
 
 /**
- * The database's size, the event log's, and the inbound deliveries waiting per configured source,
+ * Readiness as a gauge (see registerReadinessMetric), the database's size, the event log's, and the inbound deliveries waiting per configured source,
  * measured at scrape time from the catalog (never by reading the data) and cached for
  * {@link MAX_AGE_MS}, so a storm of scrapes costs at most one query of each kind per interval.
  * The size gauges exist only where the store can measure itself (`Store.size`); a figure the
@@ -37,7 +40,7 @@ export function registerStorageMetrics(registry: Registry, ctx: AppContext, log:
   const store = ctx.store;
   const size = store.size && new CachedMeasure(store.size, { maxAgeMs: MAX_AGE_MS, waitMs: WAIT_MS, onError: warn('the database size') });
   const backlog = new CachedMeasure(() => store.inbox.backlog(), { maxAgeMs: MAX_AGE_MS, waitMs: WAIT_MS, onError: warn('the inbound backlog') });
-  byContext.set(ctx, { size, backlog });
+  byContext.set(ctx, { size, backlog, ping: registerReadinessMetric(registry, ctx) });
   if (size) {
     const one = (pick: (s: StoreSize) => number | undefined) => async (): Promise<Values> => {
       const measured = await size.get();
