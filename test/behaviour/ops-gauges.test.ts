@@ -10,12 +10,14 @@ import { newDeliveryId } from '../../src/store/inbox.js';
 import { parseExposition, sampleValue, type Exposition } from '../../src/test-support/prometheus-text.js';
 import { engines, PUBLIC_DEMO, testServer } from '../../src/test-support/test-server.js';
 import { waitFor } from '../../src/test-support/wait-for.js';
+import { connect } from 'node:net';
 import { listen, openStream, type SseStream } from './stream-support.js';
 
 /** Public records, public metrics, events behind `events:read`, and a webhook source whose deliveries are counted while they wait. */
 const CONFIG = {
   ...PUBLIC_DEMO,
   server: { metrics: 'public' },
+  events: { stream: { bufferSize: '64kb' } },
   webhooks: { sources: { plain: { provider: 'generic', verify: 'none', actions: [{ store: 'messages' }] } } },
 };
 
@@ -117,6 +119,31 @@ for (const engine of engines) {
       assert.equal(byCredential.get(`key:${otherInfo.id}`).reason, 'revoked');
       const all = JSON.stringify(lines);
       assert.ok(!all.includes(key) && !all.includes(other), 'no token reaches the log');
+    });
+
+    test('a client that stops reading is counted and logged as slow-consumer', async () => {
+      const { key, info } = await server.context.auth.apiKeys.create({ name: 'stalls', scopes: ['events:read'] });
+      const before = await scrape();
+      // A raw socket that sends the request and then reads nothing: the server's send queue can only grow.
+      const stalled = connect(port, '127.0.0.1');
+      stalled.on('error', () => undefined);
+      const gone = new Promise((resolve) => stalled.on('close', resolve));
+      stalled.write(`GET /events/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+      await waitFor(() => eventStreams(server.context, server.app.log).openStreams === 1, 'the stream to open');
+      stalled.pause();
+      const big = 'x'.repeat(50_000);
+      for (let i = 0; eventStreams(server.context, server.app.log).openStreams > 0; i++) {
+        assert.ok(i < 1000, 'the stalled client was never dropped');
+        assert.equal((await server.app.inject({ method: 'POST', url: '/messages', payload: { text: big } })).statusCode, 201);
+      }
+      stalled.resume();
+      await gone;
+      const after = await scrape();
+      assert.equal(value(after, 'restwell_event_streams_closed_total', { reason: 'slow-consumer' }) - value(before, 'restwell_event_streams_closed_total', { reason: 'slow-consumer' }), 1);
+      assert.equal(value(after, 'restwell_event_streams_open'), 0);
+      const line = await waitFor(() => streamLines('closed').find((l) => l.credential === `key:${info.id}`), 'the closing line');
+      assert.equal(line.reason, 'slow-consumer');
+      assert.ok(line.events > 0);
     });
 
     test('a stream refused (bad Last-Event-ID) is a request, not an open stream', async () => {
