@@ -101,22 +101,22 @@ for (const engine of engines) {
       const opened = streamLines('opened');
       assert.equal(opened.length, 2, JSON.stringify(lines));
       assert.deepEqual(
-        opened.map((l) => [l.level, l.msg, l.via, l.credential, l.types, l.resumed]),
+        opened.map((l) => [l.level, l.msg, l.via, l.principal, l.types, l.resumed]),
         [
           [30, 'event stream opened', 'api-key', `key:${info.id}`, 'characters.created', false],
           [30, 'event stream opened', 'api-key', `key:${otherInfo.id}`, undefined, false],
         ],
       );
       const closed = await waitFor(() => streamLines('closed').length === 2 && streamLines('closed'), 'both closing lines');
-      const byCredential = new Map(closed.map((l) => [l.credential, l]));
-      const firstClosed = byCredential.get(`key:${info.id}`);
+      const byPrincipal = new Map(closed.map((l) => [l.principal, l]));
+      const firstClosed = byPrincipal.get(`key:${info.id}`);
       assert.equal(firstClosed.reason, 'client-closed');
       assert.equal(firstClosed.events, 1);
       assert.equal(typeof firstClosed.seconds, 'number');
       assert.ok(firstClosed.reqId, 'the closing line carries the request id of the opening one');
       assert.equal(firstClosed.reqId, opened[0].reqId);
       assert.match(firstClosed.msg, /^event stream closed \(client-closed\) after [\d.]+ s, 1 events sent$/);
-      assert.equal(byCredential.get(`key:${otherInfo.id}`).reason, 'revoked');
+      assert.equal(byPrincipal.get(`key:${otherInfo.id}`).reason, 'revoked');
       const all = JSON.stringify(lines);
       assert.ok(!all.includes(key) && !all.includes(other), 'no token reaches the log');
     });
@@ -141,7 +141,7 @@ for (const engine of engines) {
       const after = await scrape();
       assert.equal(value(after, 'restwell_event_streams_closed_total', { reason: 'slow-consumer' }) - value(before, 'restwell_event_streams_closed_total', { reason: 'slow-consumer' }), 1);
       assert.equal(value(after, 'restwell_event_streams_open'), 0);
-      const line = await waitFor(() => streamLines('closed').find((l) => l.credential === `key:${info.id}`), 'the closing line');
+      const line = await waitFor(() => streamLines('closed').find((l) => l.principal === `key:${info.id}`), 'the closing line');
       assert.equal(line.reason, 'slow-consumer');
       assert.ok(line.events > 0);
     });

@@ -93,7 +93,7 @@ async function catchUp(ctx: AuthContext, streams: EventStreams, client: StreamCl
 
 /** Who a stream serves, for its log lines: how the credential was verified and its public handle (never the token). */
 function streamHolder(principal: Principal | undefined): StreamHolder {
-  return principal ? { via: principal.via, credential: principal.rateKey } : { via: 'anonymous' };
+  return principal ? { via: principal.via, principal: principal.rateKey } : { via: 'anonymous' };
 }
 
 /** The longest delay setTimeout takes; a longer one would fire at once. */

@@ -15,8 +15,11 @@ export interface StreamObserver {
 export interface StreamHolder {
   /** `api-key`, `access-token`, `external`, or `anonymous` on a public log. */
   via: string;
-  /** `key:<id>`, `client:<id>`, `ext:<subject>` (the rate-limit key), absent when anonymous. */
-  credential?: string;
+  /**
+   * The credential's public handle (its rate-limit key): `key:<id>` (an API key's id, not the key),
+   * `client:<id>` (an OAuth client), `ext:<subject>` (an external issuer's subject); absent when anonymous.
+   */
+  principal?: string;
 }
 
 /** Bytes the tail hands out between turns of the event loop (less when a client's buffer is smaller). */
