@@ -68,6 +68,14 @@ defaults
     # builds URLs from request headers: its public origin is server.publicUrl, set to this balancer.
     option forwardfor
 
+    # HAProxy's own answers are problem+json like Restwell's, so a client handles one error format.
+    # 503: no node is ready (every /readyz fails: the database is down, or all nodes are stopping).
+    http-error status 503 content-type application/problem+json hdr Retry-After 5 string '{"type":"/problems/unavailable","title":"Service unavailable","status":503,"detail":"no Restwell node is ready to answer (the database may be unreachable); retry after Retry-After seconds"}'
+    # 502: the node died while it had the request; a write may or may not have been applied, so
+    # resend it with the same Idempotency-Key. 504: the node did not answer in time.
+    http-error status 502 content-type application/problem+json string '{"type":"about:blank","title":"Bad Gateway","status":502,"detail":"the node handling this request went away before it answered; resend it (with the same Idempotency-Key for a write)"}'
+    http-error status 504 content-type application/problem+json string '{"type":"about:blank","title":"Gateway Timeout","status":504,"detail":"the node handling this request did not answer in time; resend it (with the same Idempotency-Key for a write)"}'
+
 frontend api
     bind ${bind}:${o.port}
     http-request set-header X-Forwarded-Proto https if { ssl_fc }
