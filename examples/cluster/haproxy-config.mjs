@@ -33,9 +33,11 @@ export function haproxyConfig(o) {
       .join('\n');
   const stats = o.statsPort
     ? `
-# The state of every node as HAProxy sees it: http://${bind}:${o.statsPort}/stats (;csv for scripts).
+# The state of every node as HAProxy sees it: http://${bind}:${o.statsPort}/stats (;csv for scripts),
+# and HAProxy's own Prometheus metrics at /metrics (haproxy_server_status, haproxy_backend_active_servers…).
 frontend stats
     bind ${bind}:${o.statsPort}
+    http-request use-service prometheus-exporter if { path /metrics }
     stats enable
     stats uri /stats
     stats refresh 2s
