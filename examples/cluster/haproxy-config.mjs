@@ -61,6 +61,9 @@ defaults
     timeout server 65s
     timeout http-keep-alive 60s
     timeout queue 10s
+    # A health check waits longer than /readyz waits for the database (2 s): a slow database then
+    # reads as its 503, and a busy node is not taken out of the rotation for one slow answer.
+    timeout check 3s
     # A connection refused by a node that just died is tried again on another node (the request
     # never reached the dead one, so even a POST is safe to resend). Once a node has the request,
     # HAProxy does not resend it: the client gets 502 and retries with its Idempotency-Key.
