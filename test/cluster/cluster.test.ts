@@ -72,7 +72,8 @@ describe('a three-node cluster behind HAProxy, nodes killed with SIGKILL', { ski
     });
     const args = ['--db', db.toString(), '--config', config];
     const nodes = nodePorts.map((port, i) => new ClusterNode(`node${i + 1}`, port, args));
-    const receiver = await startReceiver({ reply: async () => (await sleep(Math.random() * 30), 204) });
+    // The receiver takes its time over each delivery, so a kill is likely to land while some are in flight.
+    const receiver = await startReceiver({ reply: async () => (await sleep(Math.random() * 200), 204) });
     const streams: ResumingStream[] = [];
     const output = () => `${nodes.map((n) => n.log).join('\n')}\n--- haproxy:\n${lb.log.split('\n').filter((l) => !l.includes('"GET /stats')).slice(-60).join('\n')}`;
     try {
