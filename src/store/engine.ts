@@ -5,6 +5,7 @@ import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
 import type { Statements, WriteTransaction } from './statements.js';
 import type { SyncReport } from './store.js';
 import type { EventPartitions } from './retention/retention.js';
+import type { StoreSize } from './store-size.js';
 
 /** What a claim on an Idempotency-Key found: the key is now this request's, or what is stored under it. */
 export type ClaimResult = { claimed: true } | { claimed: false; entry: IdempotencyEntry };
@@ -59,6 +60,8 @@ export interface Engine {
    * autovacuum is off or behind. Absent where deleted space is reused at once (SQLite's free list).
    */
   reclaim?(table: string): Promise<void>;
+  /** Measures the database's size from its catalog and file sizes, never by reading the data (see StoreSize). */
+  size?(): Promise<StoreSize>;
   /** Where writes commit in batches: calls `listener` with each committed batch's size until the returned function is called. */
   onCommitBatch?(listener: (size: number) => void): () => void;
   close(): Promise<void>;

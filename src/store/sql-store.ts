@@ -22,6 +22,7 @@ import { SqlRetention } from './retention/sql-retention.js';
 import { StorageWatch } from './storage-watch.js';
 import { watchedEngine } from './watched-engine.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+import type { StoreSize } from './store-size.js';
 import { seenBy } from './write-errors.js';
 
 /**
@@ -43,12 +44,14 @@ export class SqlStore implements Store {
 
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
   readonly storage = new StorageWatch();
+  readonly size?: () => Promise<StoreSize>;
   private readonly engine: Engine;
 
   constructor(engine: Engine) {
     this.engine = watchedEngine(engine, this.storage);
     engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
+    this.size = engine.size?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
     this.retention = new SqlRetention(engine);

@@ -9,6 +9,7 @@ import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
 import type { StorageWatch } from './storage-watch.js';
 import type { Retention } from './retention/retention.js';
+import type { StoreSize } from './store-size.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -158,6 +159,12 @@ export interface Store {
    * Observers (metrics) live above the store; the store itself knows nothing of them.
    */
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+
+  /**
+   * Present where the engine can measure the database cheaply (catalog and file sizes, two index
+   * lookups; never a scan): its size and the event log's. Callers that ask often cache the answer.
+   */
+  readonly size?: () => Promise<StoreSize>;
 
   close(): Promise<void>;
 }
