@@ -48,13 +48,14 @@ export class SqlStore implements Store {
   private readonly engine: Engine;
 
   constructor(engine: Engine) {
+    // Pruning's deletes free space, so their commits say nothing of whether a write of new data fits: unwatched.
+    this.retention = new SqlRetention(engine);
     this.engine = watchedEngine(engine, this.storage);
     engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.size = engine.size?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
-    this.retention = new SqlRetention(engine);
     if (engine.commitStamp) {
       this.cache = new RecordCache();
       this.pages = new PageCache();

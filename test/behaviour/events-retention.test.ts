@@ -21,11 +21,15 @@ for (const engine of engines) {
       const lastSeen = first._embedded.events[1].id as string;
       assert.equal((await server.app.inject({ url: next, headers: admin })).statusCode, 200, 'nothing is pruned yet');
 
-      // The pass a partitioned log needs to make its partitions first, then the one that prunes.
+      // Passes run here, not on the worker's timer. A partitioned log needs one to make its partitions
+      // before one can drop them, and a busy machine can make a drop wait past its lock timeout (the
+      // pass then leaves it to the next): so passes run until one has pruned.
       await server.context.retention.runOnce();
       await server.app.inject({ method: 'POST', url: '/characters', payload: { name: 'c-late' } });
-      const report = await server.context.retention.runOnce();
-      assert.ok(report && report.events + report.eventPartitions > 0, `pruned: ${JSON.stringify(report)}`);
+      await waitFor(async () => {
+        const report = await server.context.retention.runOnce();
+        return !!report && report.events + report.eventPartitions > 0;
+      }, 'a pass that prunes');
       const kept = (await server.app.inject({ url: '/events', headers: admin })).json()._embedded.events;
       assert.ok(kept.length >= 5 && kept.length < 25, `the newest events are kept (${kept.length})`);
 
@@ -63,8 +67,12 @@ for (const engine of engines) {
       await server.app.ready();
       for (let i = 0; i < 25; i++) await server.app.inject({ method: 'POST', url: '/characters', payload: { name: `w${i}` } });
       // Nobody calls a pass here: the worker started with the app does it on its own timer.
-      const through = await waitFor(async () => (await server.store.retention.eventsPrunedThrough())?.seq, 'the worker to prune');
-      assert.ok(through >= 10, `pruned through ${through}`);
+      // It may have pruned while the writes went on; it carries on until the log is back within retention.
+      const through = await waitFor(async () => {
+        const seq = (await server.store.retention.eventsPrunedThrough())?.seq ?? 0;
+        return seq >= (engine.name === 'postgres' ? 10 : 22) && seq;
+      }, 'the worker to prune');
+      assert.ok(through <= 22, `never past the newest three (pruned through ${through})`);
       const kept = (await server.app.inject({ url: '/events?limit=100', headers: admin })).json()._embedded.events;
       assert.ok(kept.length < 25 && kept.at(-1).data.name === 'w24', `the newest events are kept (${kept.length})`);
       await server.close();

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { EventPartitions, EventRule } from '../retention/retention.js';
+import { fullOr, unavailableOr } from './postgres-errors.js';
 import { partitionName } from './postgres-event-table.js';
 
 /** Advisory lock class of partition upkeep (second key: the schema's), so one node at a time creates and drops. */
@@ -66,8 +67,19 @@ export class PostgresEventPartitions implements EventPartitions {
     }, 0);
   }
 
-  /** Runs `work` unless another node is doing partition upkeep right now (it then does this pass's share). */
+  /**
+   * Runs `work` unless another node is doing partition upkeep right now (it then does this pass's
+   * share). A full disk or a lost database become the store's own errors, as for any statement.
+   */
   private async exclusively<T>(work: (client: pg.PoolClient) => Promise<T>, otherwise?: T): Promise<T> {
+    try {
+      return await this.locked(work, otherwise);
+    } catch (err) {
+      throw fullOr(unavailableOr(err));
+    }
+  }
+
+  private async locked<T>(work: (client: pg.PoolClient) => Promise<T>, otherwise?: T): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {

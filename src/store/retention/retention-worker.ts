@@ -1,4 +1,5 @@
 import type { RetentionConfig } from '../../config/types.js';
+import { StoreFullError, StoreUnavailableError } from '../errors.js';
 import type { PruneReport, Retention } from './retention.js';
 
 /** The wait between passes while they keep finding a backlog (instead of `retention.interval`). */
@@ -21,7 +22,8 @@ export class RetentionWorker {
   private timer?: NodeJS.Timeout;
   private running?: Promise<PruneReport | undefined>;
   private stopped = false;
-  private readonly passListeners = new Set<(report: PruneReport) => void>();
+  /** The previous pass failed unexpectedly (and was warned of). */
+  private failing = false;
 
   /** Set by the app once it has a logger. */
   log?: RetentionLog;
@@ -37,12 +39,6 @@ export class RetentionWorker {
   async runOnce(): Promise<PruneReport | undefined> {
     while (this.running) await this.running;
     return this.run();
-  }
-
-  /** Calls `listener` after each pass; returns the function that stops the calls. */
-  onPass(listener: (report: PruneReport) => void): () => void {
-    this.passListeners.add(listener);
-    return () => this.passListeners.delete(listener);
   }
 
   async stop(): Promise<void> {
@@ -76,12 +72,16 @@ export class RetentionWorker {
       const backlog = report.eventPartitions > 0 || removed >= this.config.batchSize;
       this.nextDelay = backlog ? Math.min(BACKLOG_DELAY_MS, this.config.intervalMs) : this.config.intervalMs;
       if (removed) this.log?.debug({ retention: report }, 'retention pruned old log entries');
-      for (const listener of this.passListeners) listener(report);
+      this.failing = false;
       return report;
     } catch (err) {
-      // The next pass tries again; a database that is away is already reported by readiness.
+      // The next pass tries again. A full disk or a database that is away is reported already (storage
+      // watch, readiness); anything else is warned of once per run of failures, not once per pass.
       this.nextDelay = this.config.intervalMs;
-      this.log?.warn({ err }, 'retention pass failed; the next one tries again');
+      const known = err instanceof StoreFullError || err instanceof StoreUnavailableError;
+      if (known || this.failing) this.log?.debug({ err }, 'retention pass failed; the next one tries again');
+      else this.log?.warn({ err }, 'retention pass failed; the next one tries again');
+      this.failing = !known;
       return undefined;
     }
   }
