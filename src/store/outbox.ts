@@ -117,6 +117,13 @@ export interface AttemptRecord {
   endpoint?: { failingSince?: string | null; disable?: string };
 }
 
+/** One attempt to record: what `recordAttempt` takes, for a batch. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  leaseToken: string;
+  record: AttemptRecord;
+}
+
 /** A page of an endpoint's deliveries, newest first or oldest first. */
 export interface DeliveryQuery {
   /** Keyset position: deliveries after (oldest first) this seq. */
@@ -165,6 +172,12 @@ export interface Outbox {
    * endpoint change only while `leaseToken` still holds the lease (resolves false otherwise).
    */
   recordAttempt(deliveryId: string, leaseToken: string, record: AttemptRecord): Promise<boolean>;
+  /**
+   * Records many attempts, each as `recordAttempt` would (each all or nothing, the attempt always
+   * kept), in as few transactions as the outcomes allow: those that leave their endpoint alone go
+   * in one. Settles, per outcome in order, to what `recordAttempt` resolves (or why it failed).
+   */
+  recordAttempts(outcomes: AttemptOutcome[]): Promise<PromiseSettledResult<boolean>[]>;
   /** Gives a lease back without an attempt (the endpoint's rate limit deferred it), due again at `nextAttemptAt`. */
   release(deliveryId: string, leaseToken: string, nextAttemptAt: string): Promise<void>;
   /**

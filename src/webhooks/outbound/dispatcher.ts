@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboundConfig } from '../../config/types.js';
 import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox } from '../../store/outbox.js';
+import { AttemptRecorder } from './attempt-recorder.js';
 import { EndpointRates } from './endpoint-rate.js';
 import { automaticOutcome, manualOutcome } from './retry-policy.js';
 import { openHeaders } from './sealed-headers.js';
@@ -53,6 +54,8 @@ export class Dispatcher implements ManualAttempts {
   /** Outcomes being written: a send's slot frees as soon as it is answered, so waiting for a commit never idles the network. */
   private readonly recording = new Set<Promise<unknown>>();
   private readonly leaseMs: number;
+  /** Writes automatic attempts' outcomes in batches, a transaction for all answered meanwhile. */
+  private readonly recorder: AttemptRecorder;
   private pumping = false;
   private again = false;
   /** The last claim pass stopped because every slot was taken, so there may be more to claim once one frees. */
@@ -67,6 +70,7 @@ export class Dispatcher implements ManualAttempts {
 
   constructor(private readonly o: DispatcherOptions) {
     this.leaseMs = o.settings.connectTimeoutMs + o.settings.timeoutMs + LEASE_MARGIN_MS;
+    this.recorder = new AttemptRecorder(o.outbox);
   }
 
   /** Starts delivering: at once, after every commit that appends events, and every poll interval. */
@@ -227,7 +231,10 @@ export class Dispatcher implements ManualAttempts {
     };
     const outcome = trigger === 'manual' ? manualOutcome(claim, result) : automaticOutcome(claim, result, this.o.settings, new Date());
     const { deliveryId: _, ...logged } = attempt;
-    const recorded = this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, { attempt: logged, ...outcome }).then(
+    const record = { attempt: logged, ...outcome };
+    const written =
+      trigger === 'manual' ? this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, record) : this.recorder.record({ deliveryId: claim.delivery.id, leaseToken: claim.leaseToken, record });
+    const recorded = written.then(
       () => {
         if (outcome.endpoint?.disable) this.o.log()?.warn({ endpoint: claim.endpoint.id, url: claim.endpoint.url }, `webhook endpoint disabled: ${outcome.endpoint.disable}`);
       },
