@@ -1,4 +1,5 @@
 import type { EventRecord } from '../core/events.js';
+import type { EndpointBacklog } from './outbox-backlog.js';
 
 /** A per-endpoint rate limit: at most `limit` deliveries per `windowMs`, per node. */
 export interface EndpointRateLimit {
@@ -191,4 +192,6 @@ export interface Outbox {
   listDeliveries(endpointId: string, query: DeliveryQuery): Promise<OutboundDelivery[]>;
   /** A delivery's attempts, oldest first. */
   listAttempts(deliveryId: string): Promise<OutboundAttempt[]>;
+  /** Every endpoint's pending deliveries and how old the oldest is (one grouped read: for metrics and the shutdown log). */
+  backlog(): Promise<EndpointBacklog[]>;
 }

@@ -1,6 +1,7 @@
 import type { Engine } from './engine.js';
 import { step, type Flow } from './flow.js';
 import type { AttemptOutcome, AttemptRecord, ClaimedDelivery, DeliveryQuery, EndpointDecision, EndpointInput, Lease, OutboundAttempt, OutboundDelivery, Outbox, WebhookEndpoint } from './outbox.js';
+import { backlog, type EndpointBacklog } from './outbox-backlog.js';
 import { listAttempts, recordAttempt, release } from './outbox-attempts.js';
 import { anyDue, claimDelivery, claimDue } from './outbox-claims.js';
 import { anyBehind, deriveDeliveries, type Derived } from './outbox-derive.js';
@@ -83,6 +84,10 @@ export class SqlOutbox implements Outbox {
 
   listAttempts(deliveryId: string): Promise<OutboundAttempt[]> {
     return this.engine.read((s) => listAttempts(s, deliveryId));
+  }
+
+  backlog(): Promise<EndpointBacklog[]> {
+    return this.engine.read((s) => backlog(s));
   }
 }
 
