@@ -11,6 +11,7 @@ export const GROUPS = {
   sseFanout: { id: 'sse-fanout', label: 'GET /events/stream: 1 write to 1,000 SSE clients' },
   memory: { id: 'memory', label: 'Memory: RSS after 10k, then after 1M GET /characters/{id}' },
   outbound: { id: 'outbound', label: 'Outbound webhooks: POST /characters → signed delivery to a local receiver' },
+  cluster: { id: 'cluster', label: 'Cluster soak: 3 nodes on PostgreSQL behind HAProxy, nodes SIGKILLed and restarted' },
 } as const;
 
 /** Server names as the table shows them. */

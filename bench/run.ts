@@ -15,6 +15,7 @@ import { GROUPS, SERVERS } from './groups.js';
 import { markdownTable, targetLines, textTable } from './report.js';
 import { apiKeyRows } from './scenarios/api-key.js';
 import { ceilingRows } from './scenarios/ceiling.js';
+import { clusterRows } from './scenarios/cluster.js';
 import { jsonServerRows } from './scenarios/json-server.js';
 import { jwtRows } from './scenarios/jwt.js';
 import { memoryRows } from './scenarios/memory.js';
@@ -53,6 +54,7 @@ const SECTIONS: Section[] = [
   { key: 'memory', name: 'Memory after 10k / 1M requests', optional: false, run: memoryRows, wrk: true },
   { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows, wrk: false },
   { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows, wrk: false },
+  { key: 'cluster', name: 'Cluster soak behind HAProxy', optional: true, run: clusterRows, wrk: false },
 ];
 
 function command(quick: boolean): string {

@@ -179,6 +179,7 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
     );
   }
   results.push(...outboundPostgresTargets(rows));
+  results.push(clusterTarget(rows));
   return results;
 }
 
@@ -207,4 +208,14 @@ function outboundPostgresTargets(rows: Row[]): TargetResult[] {
       ? { target: paceTarget, status: 'n/a', detail: 'no burst figures' }
       : atLeast(paceTarget, delivered / written, KEEP_PACE, `${fmt(delivered)} deliveries/s while the writes reached ${fmt(written)}/s: ${pct(delivered / written)} (medians of 3)`, '', pct);
   return [rate, pace];
+}
+
+/** The cluster soak (bench/scenarios/cluster.ts): nodes killed and restarted behind a balancer, and nothing acknowledged goes missing. */
+function clusterTarget(rows: Row[]): TargetResult {
+  const row = find(rows, GROUPS.cluster.id, SERVERS.postgres);
+  const target = 'cluster of 3 nodes behind HAProxy, nodes killed and restarted: 0 acknowledged writes lost, 0 Idempotency-Key duplicates, every event delivered, SSE resumes miss nothing';
+  const f = row?.figures;
+  if (!row?.measurement || !f) return { target, status: 'n/a', detail: row ? `${row.server}: ${row.note}` : 'no cluster row' };
+  const shown = `${fmt(f.writes)} writes, ${fmt(f.kills)} kills: lost ${f.lost}, duplicates ${f.duplicates}, unread ${f.not_found_reads}, undelivered ${f.undelivered} of ${fmt(f.events)} events, stream events missed ${f.missed}`;
+  return { target, status: isFlagged(row) ? 'not met' : 'met', detail: shown };
 }
