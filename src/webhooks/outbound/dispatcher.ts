@@ -21,6 +21,8 @@ export interface DispatcherOptions {
   log: () => FastifyBaseLogger | undefined;
   /** Told the result of every attempt as soon as the receiver answered (or did not): metrics. */
   observe?: (result: SendResult) => void;
+  /** Counts deliveries against endpoints' rate limits (shared by the nodes where so configured); default this node's own. */
+  rates?: EndpointRates;
 }
 
 // Time a lease leaves beyond one attempt's own limits: claiming, signing and recording the outcome.
@@ -46,7 +48,7 @@ const EMPTY_PASS_GAP_MS = 5;
 export class Dispatcher implements ManualAttempts {
   /** This node's name in leases and in the attempt log. */
   readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  private readonly rates = new EndpointRates();
+  private readonly rates: EndpointRates;
   private readonly queue: ClaimedDelivery[] = [];
   /** Sends under way: each holds one of `concurrency` slots until its response (or failure) is in. */
   private readonly inflight = new Set<Promise<unknown>>();
@@ -67,6 +69,7 @@ export class Dispatcher implements ManualAttempts {
 
   constructor(private readonly o: DispatcherOptions) {
     this.leaseMs = o.settings.connectTimeoutMs + o.settings.timeoutMs + LEASE_MARGIN_MS;
+    this.rates = o.rates ?? new EndpointRates();
   }
 
   /** Starts delivering: at once, after every commit that appends events, and every poll interval. */
@@ -193,7 +196,7 @@ export class Dispatcher implements ManualAttempts {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(now).toISOString());
       return;
     }
-    const later = this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
+    const later = await this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
     if (later !== undefined) {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(later).toISOString());
       return;
