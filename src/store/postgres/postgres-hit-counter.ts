@@ -34,15 +34,16 @@ export class PostgresHitCounter implements HitCounter {
 
   async count(hits: readonly Hits[]): Promise<HitCount[]> {
     this.sweepNowAndThen();
-    const order = hits.map((_, i) => i).sort((a, b) => compare(hits[a], hits[b]));
+    const stored = hits.map((h) => ({ ...h, policy: asText(h.policy), key: asText(h.key) }));
+    const order = stored.map((_, i) => i).sort((a, b) => compare(stored[a], stored[b]));
     const { rows } = await this.pool.query<{ policy: string; key: string; count: number; reset_ms: number }>(COUNT_SQL, [
-      order.map((i) => hits[i].policy),
-      order.map((i) => hits[i].key),
-      order.map((i) => hits[i].n),
-      order.map((i) => hits[i].windowMs),
+      order.map((i) => stored[i].policy),
+      order.map((i) => stored[i].key),
+      order.map((i) => stored[i].n),
+      order.map((i) => stored[i].windowMs),
     ]);
     const byKey = new Map(rows.map((r) => [`${r.policy}\u0000${r.key}`, r]));
-    return hits.map((h) => {
+    return stored.map((h) => {
       const row = byKey.get(`${h.policy}\u0000${h.key}`)!;
       return { count: Number(row.count), resetMs: Math.max(0, Number(row.reset_ms)) };
     });
@@ -55,6 +56,11 @@ export class PostgresHitCounter implements HitCounter {
     this.lastSweep = now;
     this.pool.query(SWEEP_SQL).catch(() => undefined);
   }
+}
+
+/** PostgreSQL text holds no NUL: it is written as backslash-0 (and a backslash doubled), so distinct keys stay distinct. */
+function asText(s: string): string {
+  return /[\\\u0000]/.test(s) ? s.replace(/[\\\u0000]/g, (c) => (c === '\\' ? '\\\\' : '\\0')) : s;
 }
 
 function compare(a: Hits, b: Hits): number {
