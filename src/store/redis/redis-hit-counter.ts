@@ -2,27 +2,34 @@ import { Redis } from 'ioredis';
 import type { HitCount, HitCounter, Hits } from '../hit-counter.js';
 
 /**
- * Adds ARGV[1] hits to a key and returns its count and the milliseconds its window has left; the
- * first hit of a window (no expiry yet) sets the expiry, so the window starts there, on the
- * server's clock. One script, so no other client sees the count without its expiry.
+ * For each key i: adds ARGV[2i-1] hits and returns its count and the milliseconds its window has
+ * left; the first hit of a window (no expiry yet) sets the expiry to ARGV[2i], so the window starts
+ * there, on the server's clock. One script for the whole batch: one command, one round trip, and
+ * no other client sees a count without its expiry.
  */
 const COUNT_SCRIPT = `
-local c = redis.call('INCRBY', KEYS[1], ARGV[1])
-local t = redis.call('PTTL', KEYS[1])
-if t < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  t = tonumber(ARGV[2])
+local out = {}
+for i, key in ipairs(KEYS) do
+  local c = redis.call('INCRBY', key, ARGV[2 * i - 1])
+  local t = redis.call('PTTL', key)
+  if t < 0 then
+    redis.call('PEXPIRE', key, ARGV[2 * i])
+    t = tonumber(ARGV[2 * i])
+  end
+  out[2 * i - 1] = c
+  out[2 * i] = t
 end
-return {c, t}`;
+return out`;
 
 /** A command that takes this long is taken for an outage (the limiter then fails open or closed). */
 const COMMAND_TIMEOUT_MS = 1000;
 
-type CountingRedis = Redis & { rwCountHits(key: string, n: number, windowMs: number): Promise<[number, number]> };
+type CountingRedis = Redis & { rwCountHits(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number[]> };
 
 /**
  * Rate-limit counters on a Redis server: one key per (policy, key) under `prefix`, expiring with
- * its window. A batch is one pipeline, so one round trip. While the server is away commands fail
+ * its window. A batch is one script call, so one round trip (the keys of a batch may fall in any
+ * slot: this is for a single Redis server or a primary with replicas, not Redis Cluster). While the server is away commands fail
  * at once (no offline queue) rather than hold requests; the client reconnects in the background.
  */
 export class RedisHitCounter implements HitCounter {
@@ -41,7 +48,8 @@ export class RedisHitCounter implements HitCounter {
       retryStrategy: (times) => Math.min(100 * times, 2000),
       lazyConnect: true,
     }) as CountingRedis;
-    this.redis.defineCommand('rwCountHits', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+    // No fixed number of keys: each call says how many (a batch's).
+    this.redis.defineCommand('rwCountHits', { lua: COUNT_SCRIPT });
     // Failures reach the callers of count(); the client's own 'error' events would otherwise be thrown.
     this.redis.on('error', () => undefined);
   }
@@ -52,17 +60,9 @@ export class RedisHitCounter implements HitCounter {
   }
 
   async count(hits: readonly Hits[]): Promise<HitCount[]> {
-    if (hits.length === 1) {
-      const h = hits[0];
-      return [toCount(await this.redis.rwCountHits(this.prefix + keyOf(h), h.n, h.windowMs))];
-    }
-    const pipeline = this.redis.pipeline() as unknown as { rwCountHits(key: string, n: number, windowMs: number): void; exec(): Promise<Array<[Error | null, unknown]> | null> };
-    for (const h of hits) pipeline.rwCountHits(this.prefix + keyOf(h), h.n, h.windowMs);
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([err, reply]) => {
-      if (err) throw err;
-      return toCount(reply as [number, number]);
-    });
+    const keys = hits.map((h) => this.prefix + keyOf(h));
+    const reply = await this.redis.rwCountHits(hits.length, ...keys, ...hits.flatMap((h) => [h.n, h.windowMs]));
+    return hits.map((_, i) => ({ count: Number(reply[2 * i]), resetMs: Math.max(0, Number(reply[2 * i + 1])) }));
   }
 
   async close(): Promise<void> {
@@ -73,8 +73,4 @@ export class RedisHitCounter implements HitCounter {
 /** Policy names and keys may hold any text; the NUL between them keeps ("a", "b:c") apart from ("a:b", "c"). */
 function keyOf(h: Hits): string {
   return `rl:${h.policy}\u0000${h.key}`;
-}
-
-function toCount([count, ttl]: [number, number]): HitCount {
-  return { count: Number(count), resetMs: Math.max(0, Number(ttl)) };
 }
