@@ -36,12 +36,12 @@ export class PostgresHitCounter implements HitCounter {
     this.sweepNowAndThen();
     const stored = hits.map((h) => ({ ...h, policy: asText(h.policy), key: asText(h.key) }));
     const order = stored.map((_, i) => i).sort((a, b) => compare(stored[a], stored[b]));
-    const { rows } = await this.pool.query<{ policy: string; key: string; count: number; reset_ms: number }>(COUNT_SQL, [
-      order.map((i) => stored[i].policy),
-      order.map((i) => stored[i].key),
-      order.map((i) => stored[i].n),
-      order.map((i) => stored[i].windowMs),
-    ]);
+    // Named, so each connection parses and plans it once.
+    const { rows } = await this.pool.query<{ policy: string; key: string; count: number; reset_ms: number }>({
+      name: 'rw_count_hits',
+      text: COUNT_SQL,
+      values: [order.map((i) => stored[i].policy), order.map((i) => stored[i].key), order.map((i) => stored[i].n), order.map((i) => stored[i].windowMs)],
+    });
     const byKey = new Map(rows.map((r) => [`${r.policy}\u0000${r.key}`, r]));
     return stored.map((h) => {
       const row = byKey.get(`${h.policy}\u0000${h.key}`)!;
