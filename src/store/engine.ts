@@ -5,6 +5,7 @@ import type { HitCounter } from './hit-counter.js';
 import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
 import type { Statements, WriteTransaction } from './statements.js';
 import type { SyncReport } from './store.js';
+import type { StoreSize } from './store-size.js';
 
 /** What a claim on an Idempotency-Key found: the key is now this request's, or what is stored under it. */
 export type ClaimResult = { claimed: true } | { claimed: false; entry: IdempotencyEntry };
@@ -51,6 +52,8 @@ export interface Engine {
   sync(resources: ResourceDefinition[], allowDestructive: boolean): Promise<SyncReport>;
   /** Runs a trivial query; rejects (StoreUnavailableError) when the database does not answer. */
   ping(): Promise<void>;
+  /** Measures the database's size from its catalog and file sizes, never by reading the data (see StoreSize). */
+  size?(): Promise<StoreSize>;
   /** Where writes commit in batches: calls `listener` with each committed batch's size until the returned function is called. */
   onCommitBatch?(listener: (size: number) => void): () => void;
   /**

@@ -38,6 +38,14 @@ export interface AttemptResult {
   events: string[];
 }
 
+/** The deliveries of one source still waiting for their actions (status `received`, retries included). */
+export interface InboxBacklog {
+  source: string;
+  pending: number;
+  /** When the oldest of them was received (ISO); a source with none waiting is not listed. */
+  oldestReceivedAt: string;
+}
+
 /** A verified delivery as the inbox keeps it. */
 export interface Delivery {
   /** Position in the inbox (keyset cursor), increasing. */
@@ -153,4 +161,9 @@ export interface Inbox {
    * nothing) when the delivery's attempt count is no longer `expectedAttempts`.
    */
   settle(id: string, outcome: AttemptOutcome, at: string): Promise<Delivery | undefined>;
+  /**
+   * Per source, the deliveries waiting for their actions and the oldest one's arrival: one grouped
+   * read of the waiting rows only (an index range), for the metrics, which cache it.
+   */
+  backlog(): Promise<InboxBacklog[]>;
 }

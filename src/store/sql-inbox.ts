@@ -3,7 +3,7 @@ import type { Engine } from './engine.js';
 import type { EventSignal } from './event-signal.js';
 import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
-import { toDelivery, type AttemptOutcome, type Delivery, type DeliveryStatus, type Inbox, type NewDelivery } from './inbox.js';
+import { toDelivery, type AttemptOutcome, type Delivery, type DeliveryStatus, type Inbox, type InboxBacklog, type NewDelivery } from './inbox.js';
 import { settleDelivery } from './inbox-settle.js';
 import type { Statements } from './statements.js';
 
@@ -51,6 +51,19 @@ export class SqlInbox implements Inbox {
     const settled = await this.engine.transaction((tx) => settleDelivery(tx, id, outcome, at));
     if (settled && outcome.effects?.events?.length) this.appended.fire();
     return settled;
+  }
+
+  backlog(): Promise<InboxBacklog[]> {
+    return this.engine.read(function* (s): Flow<InboxBacklog[]> {
+      const query = s.sql
+        .selectFrom('_rw_inbox')
+        .where('status', '=', 'received')
+        .groupBy('source')
+        .select((eb) => ['source', eb.fn.countAll().as('pending'), eb.fn.min('received_at').as('oldest')])
+        .compile();
+      const rows = yield* step(s.rows(query));
+      return rows.map((r: any) => ({ source: r.source, pending: Number(r.pending), oldestReceivedAt: r.oldest }));
+    });
   }
 }
 

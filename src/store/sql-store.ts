@@ -21,6 +21,7 @@ import { SqlOutbox } from './sql-outbox.js';
 import { StorageWatch } from './storage-watch.js';
 import { watchedEngine } from './watched-engine.js';
 import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+import type { StoreSize } from './store-size.js';
 import { seenBy } from './write-errors.js';
 
 /**
@@ -42,6 +43,7 @@ export class SqlStore implements Store {
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
   readonly storage = new StorageWatch();
   readonly hitCounter?: HitCounter;
+  readonly size?: () => Promise<StoreSize>;
   private readonly engine: Engine;
 
   constructor(engine: Engine) {
@@ -49,6 +51,7 @@ export class SqlStore implements Store {
     engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
     this.hitCounter = engine.hitCounter;
+    this.size = engine.size?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
     if (engine.commitStamp) {

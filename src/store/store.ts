@@ -9,6 +9,7 @@ import type { HitCounter } from './hit-counter.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
 import type { StorageWatch } from './storage-watch.js';
+import type { StoreSize } from './store-size.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -162,6 +163,12 @@ export interface Store {
    * counter in the database itself. Rejects with StoreUnavailableError when the database is away.
    */
   readonly hitCounter?: HitCounter;
+
+  /**
+   * Present where the engine can measure the database cheaply (catalog and file sizes, two index
+   * lookups; never a scan): its size and the event log's. Callers that ask often cache the answer.
+   */
+  readonly size?: () => Promise<StoreSize>;
 
   close(): Promise<void>;
 }

@@ -3,6 +3,9 @@ import type { AppContext } from '../context.js';
 import { inboundOutcome, UNMATCHED_ROUTE, type AppMetrics } from './app-metrics.js';
 import { opsState } from './ops-state.js';
 import { loggableUrl } from './loggable-url.js';
+import { registerStreamMetrics } from './stream-metrics.js';
+import { registerStorageMetrics } from './storage-metrics.js';
+import { eventStreams } from '../../events/stream/event-streams.js';
 
 type Done = () => void;
 const OPS_HOOK = Symbol('restwell.ops');
@@ -26,8 +29,11 @@ export function registerOps(app: FastifyInstance, ctx: AppContext): void {
   if (metrics) {
     const stopBatches = ctx.store.onCommitBatch?.((size) => metrics.commitBatch(size));
     ctx.outbound.onAttempt = (result) => metrics.outboundAttempt(result.ok ? 'delivered' : result.blocked ? 'blocked' : result.statusCode === null ? 'network_error' : 'http_error');
+    const stopStreams = registerStreamMetrics(metrics.registry, eventStreams(ctx, app.log));
+    registerStorageMetrics(metrics.registry, ctx, app.log);
     app.addHook('onClose', async () => {
       stopBatches?.();
+      stopStreams();
       ctx.outbound.onAttempt = undefined;
     });
   }

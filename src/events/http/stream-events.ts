@@ -6,7 +6,7 @@ import type { AuthContext } from '../../auth/http/auth-context.js';
 import type { Principal } from '../../auth/principal.js';
 import { sendProblem } from '../../http/problems.js';
 import { isEventId } from '../../store/records.js';
-import { eventStreams, type EventStreams } from '../stream/event-streams.js';
+import { eventStreams, type EventStreams, type StreamHolder } from '../stream/event-streams.js';
 import { retryFrame, sseFrame } from '../stream/sse-frame.js';
 import { StreamClient, type StreamFilter } from '../stream/stream-client.js';
 import { acceptsEventStream, parseStreamRequest } from './stream-request.js';
@@ -59,6 +59,7 @@ export function streamEvents(ctx: AuthContext) {
     reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
     reply.raw.write(retryFrame(RETRY_MS));
     holdCredential(streams, client, request.principal);
+    streams.opened(client, request.log, streamHolder(request.principal), { types: filter.types, resumed: after !== undefined });
     if (ctx.auth.revocations.count !== revocations) void streams.credentials.check();
     // Without Last-Event-ID the stream starts where the tail is: everything after it comes live.
     if (after === undefined) client.goLive();
@@ -86,8 +87,13 @@ async function catchUp(ctx: AuthContext, streams: EventStreams, client: StreamCl
   } catch (err) {
     // Headers are out, so no problem can be sent: end the stream, and the client resumes after `retry`.
     streams.log.warn({ err }, 'event stream: catching up from the log failed; the client will resume');
-    void client.end('catching up failed');
+    void client.end('catching up failed', 'error');
   }
+}
+
+/** Who a stream serves, for its log lines: how the credential was verified and its public handle (never the token). */
+function streamHolder(principal: Principal | undefined): StreamHolder {
+  return principal ? { via: principal.via, principal: principal.rateKey } : { via: 'anonymous' };
 }
 
 /** The longest delay setTimeout takes; a longer one would fire at once. */
@@ -100,9 +106,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * checked again.
  */
 function holdCredential(streams: EventStreams, client: StreamClient, principal: Principal | undefined): void {
-  const unwatch = streams.credentials.watch(principal, (why) => void client.end(why));
+  const unwatch = streams.credentials.watch(principal, (why) => void client.end(why, 'revoked'));
   const expiresAt = principal?.expiresAt;
-  const timer = expiresAt === undefined ? undefined : setTimeout(() => void client.end('the credential expired'), Math.min(Math.max(0, expiresAt * 1000 - Date.now()), MAX_TIMER_MS)).unref();
+  const timer = expiresAt === undefined ? undefined : setTimeout(() => void client.end('the credential expired', 'expired'), Math.min(Math.max(0, expiresAt * 1000 - Date.now()), MAX_TIMER_MS)).unref();
   void client.ended.then(() => {
     clearTimeout(timer);
     unwatch();

@@ -3,7 +3,24 @@ import type { StreamConfig } from '../../config/types.js';
 import type { AuthContext } from '../../auth/http/auth-context.js';
 import { CredentialWatch } from './credential-watch.js';
 import { EventTail } from './event-tail.js';
-import type { StreamClient } from './stream-client.js';
+import type { StreamClient, StreamEndReason } from './stream-client.js';
+
+/** What an observer (the metrics) hears of the streams that open (send their 200) and end. */
+export interface StreamObserver {
+  opened(): void;
+  closed(reason: StreamEndReason): void;
+}
+
+/** Who a stream serves, as its log lines name it: never a token, only the credential's public handle. */
+export interface StreamHolder {
+  /** `api-key`, `access-token`, `external`, or `anonymous` on a public log. */
+  via: string;
+  /**
+   * The credential's public handle (its rate-limit key): `key:<id>` (an API key's id, not the key),
+   * `client:<id>` (an OAuth client), `ext:<subject>` (an external issuer's subject); absent when anonymous.
+   */
+  principal?: string;
+}
 
 /** Bytes the tail hands out between turns of the event loop (less when a client's buffer is smaller). */
 const YIELD_BYTES = 64 * 1024;
@@ -21,6 +38,8 @@ export class EventStreams {
   private readonly clients = new Set<StreamClient>();
   private heartbeat: NodeJS.Timeout | undefined;
   private closing = false;
+  private readonly observers = new Set<StreamObserver>();
+  private live = 0;
 
   constructor(
     ctx: AuthContext,
@@ -36,9 +55,40 @@ export class EventStreams {
     return this.closing || this.clients.size >= this.config.maxClients;
   }
 
-  /** Streams open now. */
+  /** Streams open now (those still being set up included). */
   get size(): number {
     return this.clients.size;
+  }
+
+  /** Streams open now that have sent their 200 (what {@link StreamObserver} counts). */
+  get openStreams(): number {
+    return this.live;
+  }
+
+  /** Tells `observer` of every stream that opens or ends from now on, until the returned function is called. */
+  observe(observer: StreamObserver): () => void {
+    this.observers.add(observer);
+    return () => void this.observers.delete(observer);
+  }
+
+  /**
+   * Marks a stream as open once its 200 is sent: logged (who, which types, whether it resumes)
+   * and counted, and so is its end (why, after how long, how many events it was sent).
+   */
+  opened(client: StreamClient, log: FastifyBaseLogger, holder: StreamHolder, detail: { types: string[]; resumed: boolean }): void {
+    const started = performance.now();
+    this.live++;
+    // Types are names from the config or made up by the client: a long list is cut, not logged whole.
+    const types = detail.types.length ? detail.types.join(',').slice(0, 200) : undefined;
+    log.info({ stream: 'opened', ...holder, types, resumed: detail.resumed, open: this.live }, 'event stream opened');
+    for (const o of this.observers) o.opened();
+    void client.ended.then(() => {
+      this.live--;
+      const reason = client.endReason;
+      const seconds = Math.round((performance.now() - started) / 100) / 10;
+      log.info({ stream: 'closed', ...holder, reason, seconds, events: client.eventsSent, open: this.live }, `event stream closed (${reason}) after ${seconds} s, ${client.eventsSent} events sent`);
+      for (const o of this.observers) o.closed(reason);
+    });
   }
 
   /** Counts a stream until its connection closes. */
@@ -62,7 +112,7 @@ export class EventStreams {
     this.closing = true;
     this.tail.stop();
     this.credentials.stop();
-    await Promise.all([...this.clients].map((c) => c.end('the server is shutting down')));
+    await Promise.all([...this.clients].map((c) => c.end('the server is shutting down', 'shutdown')));
   }
 }
 

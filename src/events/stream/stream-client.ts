@@ -12,6 +12,15 @@ export interface StreamFilter {
   types: string[];
 }
 
+/**
+ * Why an open stream ended, as a bounded label: the client went away, its credential was revoked
+ * or expired, the server shut down, it did not read fast enough (its buffer filled), or reading
+ * the log for it failed.
+ */
+export const STREAM_END_REASONS = ['client-closed', 'revoked', 'expired', 'shutdown', 'slow-consumer', 'error'] as const;
+/** One of {@link STREAM_END_REASONS}. */
+export type StreamEndReason = (typeof STREAM_END_REASONS)[number];
+
 /** How long a closing stream may take to flush its last bytes before its socket is cut. */
 const END_GRACE_MS = 500;
 
@@ -33,6 +42,10 @@ export class StreamClient implements TailReader {
   /** An event went out since the last heartbeat tick: the stream is not idle, so the tick sends nothing. */
   private busy = false;
   private readonly done: Promise<void>;
+  /** Set by whoever ends the stream on the server's side; unset, the client closed it. */
+  private reason: StreamEndReason | undefined;
+  /** Events written to the client (catch-up and live), for the closing log line. */
+  private sent = 0;
 
   constructor(
     private readonly res: ServerResponse,
@@ -59,6 +72,16 @@ export class StreamClient implements TailReader {
     return this.closed;
   }
 
+  /** Why the stream ended (`client-closed` unless the server ended it); meaningful once {@link ended} has resolved. */
+  get endReason(): StreamEndReason {
+    return this.reason ?? 'client-closed';
+  }
+
+  /** Events written to this client so far. */
+  get eventsSent(): number {
+    return this.sent;
+  }
+
   /** True when this client may see `event` and asked for its type. */
   wants(event: EventRecord): boolean {
     return (!this.filter.types.length || this.filter.types.includes(event.type)) && isEventVisible(this.filter.visible, event);
@@ -82,6 +105,7 @@ export class StreamClient implements TailReader {
     if (this.closed || event.seq <= this.cursor) return;
     this.cursor = event.seq;
     this.busy = true;
+    this.sent++;
     if (!this.res.write(frame) && !this.closed) await Promise.race([once(this.res, 'drain'), this.done]);
   }
 
@@ -109,10 +133,11 @@ export class StreamClient implements TailReader {
   }
 
   /** Ends the stream cleanly (shutdown, expired token); a client that does not take the last bytes is cut after a short grace. */
-  end(why: string): Promise<void> {
+  end(why: string, reason: StreamEndReason): Promise<void> {
     if (!this.closed) {
       // Nothing more is written, from here on, until the connection is gone.
       this.closed = true;
+      this.reason = reason;
       this.log.debug({ why }, 'event stream ended');
       const cut = setTimeout(() => this.res.destroy(), END_GRACE_MS).unref();
       this.res.end(() => this.res.destroy());
@@ -126,6 +151,7 @@ export class StreamClient implements TailReader {
     if (this.closed) return;
     this.cursor = seq;
     this.busy = true;
+    this.sent++;
     this.res.write(frame);
   }
 
@@ -143,6 +169,7 @@ export class StreamClient implements TailReader {
   private drop(why: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.reason = 'slow-consumer';
     this.log.info({ why, lastEventPosition: this.cursor }, 'event stream client dropped; it can resume with Last-Event-ID');
     this.backlog = undefined;
     this.res.destroy();

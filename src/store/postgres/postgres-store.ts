@@ -8,6 +8,7 @@ import { SqlStore } from '../sql-store.js';
 import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
 import type { HitCounter } from '../hit-counter.js';
+import type { StoreSize } from '../store-size.js';
 import { ByIdReader } from './postgres-by-id.js';
 import { describe, fullOr, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
@@ -16,6 +17,7 @@ import { claimKey } from './postgres-idempotency.js';
 import { eventsChannel, PostgresListener } from './postgres-listener.js';
 import { createPool, parseTarget } from './postgres-pool.js';
 import { syncPostgresSchema } from './postgres-schema.js';
+import { postgresSize } from './postgres-size.js';
 import { PostgresStatements } from './postgres-statements.js';
 import { createPostgresTables } from './postgres-tables.js';
 import { RetryWrite, Writer } from './postgres-transaction.js';
@@ -113,6 +115,11 @@ class PostgresEngine implements Engine {
   /** One round trip on a pooled connection (a new one when none is idle: the probe covers connecting too). */
   async ping(): Promise<void> {
     await this.guard(() => this.pool.query('SELECT 1'));
+  }
+
+  /** From the catalog and file sizes, in one round trip (see postgresSize). */
+  size(): Promise<StoreSize> {
+    return this.guard(() => postgresSize(this.pool));
   }
 
   async close(): Promise<void> {

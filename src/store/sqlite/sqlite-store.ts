@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { ResourceDefinition } from '../../core/resource.js';
@@ -9,6 +9,7 @@ import type { IdempotencyClaim } from '../idempotency.js';
 import { SqlStore } from '../sql-store.js';
 import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
+import type { StoreSize } from '../store-size.js';
 import { fullOr } from './sqlite-errors.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { claimKey } from './sqlite-idempotency.js';
@@ -47,6 +48,9 @@ class SqliteEngine implements Engine {
   private ping1?: Statement;
   /** The database file's directory (absent in memory), where a failed write may have found no space. */
   private readonly dir?: string;
+  /** The write-ahead log's path (absent in memory), whose size counts in the database's. */
+  private readonly wal?: string;
+  private sizeQuery?: Statement;
 
   constructor(url: string) {
     const location = databaseLocation(url);
@@ -61,7 +65,8 @@ class SqliteEngine implements Engine {
     }
     // SQLite names its -wal and -shm files after the database's real path (symbolic links resolved).
     const real = path === ':memory:' ? undefined : realpathSync(path);
-    this.writer = new SqliteGroupCommit(this.db, real && `${real}-wal`);
+    this.wal = real && `${real}-wal`;
+    this.writer = new SqliteGroupCommit(this.db, this.wal);
     this.statements = new SqliteTransaction(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     if (real) this.walIndex = WalChangeCounter.open(`${real}-shm`);
@@ -113,6 +118,24 @@ class SqliteEngine implements Engine {
   async ping(): Promise<void> {
     this.ping1 ??= this.db.prepare('SELECT 1');
     this.ping1.get();
+  }
+
+  /**
+   * Pages × page size from the header (no B-tree read), the WAL's length from the file system, and
+   * the span of event positions from the primary key's two ends: a few microseconds at any size.
+   */
+  async size(): Promise<StoreSize> {
+    this.sizeQuery ??= this.db.prepare(
+      'SELECT (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size()) AS bytes, (SELECT max(seq) FROM _rw_events) - (SELECT min(seq) FROM _rw_events) + 1 AS events',
+    );
+    const row = this.sizeQuery.get() as { bytes: number; events: number | null };
+    let walBytes = 0;
+    try {
+      if (this.wal) walBytes = statSync(this.wal).size;
+    } catch {
+      // No WAL file (checkpointed and removed, or not yet written): nothing to add.
+    }
+    return { databaseBytes: row.bytes + walBytes, eventRows: row.events ?? 0 };
   }
 
   onCommitBatch(listener: (size: number) => void): () => void {
