@@ -178,5 +178,33 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
       below(latencyTarget, m.p99, 50, `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`, ' ms'),
     );
   }
+  results.push(...outboundPostgresTargets(rows));
   return results;
+}
+
+/** Deliveries per second a burst's deliveries must reach, as a part of the writes' own pace in that burst, to count as keeping pace. */
+const KEEP_PACE = 0.9;
+
+/**
+ * Outbound delivery on PostgreSQL: working off a backlog at 5,000/s (the dispatcher's capacity), and
+ * keeping pace with a write burst: the burst's deliveries per second (first write → last delivery)
+ * at least 90% of its writes per second (first write → last answer), i.e. no backlog builds up
+ * behind the writes. The writes' own pace is not the dispatcher's to set (the row's note has it).
+ */
+function outboundPostgresTargets(rows: Row[]): TargetResult[] {
+  const row = find(rows, GROUPS.outbound.id, SERVERS.postgres);
+  const ok = usable([row]);
+  const rateTarget = 'outbound webhook deliveries >= 5,000/s to a local receiver on PostgreSQL (working off a backlog)';
+  const paceTarget = `outbound webhooks on PostgreSQL keep pace with a write burst (deliveries/s >= ${KEEP_PACE * 100}% of the burst's writes/s)`;
+  if (!ok.ok) return [{ target: rateTarget, status: ok.status, detail: ok.why }, { target: paceTarget, status: ok.status, detail: ok.why }];
+  const f = row!.figures ?? {};
+  const backlog = f.backlogDeliveriesPerSecond;
+  const rate: TargetResult =
+    backlog === undefined ? { target: rateTarget, status: 'n/a', detail: 'no backlog figure (the replay did not run)' } : atLeast(rateTarget, backlog, 5_000, `${fmt(backlog)} deliveries/s working off a backlog (median of 3)`, '/s');
+  const { burstDeliveriesPerSecond: delivered, burstWritesPerSecond: written } = f;
+  const pace: TargetResult =
+    delivered === undefined || written === undefined || !(written > 0)
+      ? { target: paceTarget, status: 'n/a', detail: 'no burst figures' }
+      : atLeast(paceTarget, delivered / written, KEEP_PACE, `${fmt(delivered)} deliveries/s while the writes reached ${fmt(written)}/s: ${pct(delivered / written)} (medians of 3)`, '', pct);
+  return [rate, pace];
 }

@@ -19,6 +19,8 @@ export class OutboundHub {
   log?: FastifyBaseLogger;
   /** Told the result of every delivery attempt this node makes (the app counts them for its metrics). */
   onAttempt?: (result: SendResult) => void;
+  /** Told of every delivery this node gives up on (the app counts them per endpoint for its metrics). */
+  onGiveUp?: (endpointId: string) => void;
   private readonly sender: WebhookSender;
 
   constructor(
@@ -42,6 +44,7 @@ export class OutboundHub {
       log: () => this.log,
       observe: (result) => this.onAttempt?.(result),
       rates: new EndpointRates(shared),
+      gaveUp: (claim) => this.onGiveUp?.(claim.endpoint.id),
     });
   }
 
