@@ -23,4 +23,8 @@ export const SERVERS = {
   workers: 'Restwell --workers 2',
   apiKey: 'Restwell + API key',
   jwt: 'Restwell + JWT',
+  pgKey: 'Restwell (PostgreSQL) + API key, no rate limit',
+  pgKeyMemoryLimit: 'Restwell (PostgreSQL) + API key, limit in memory',
+  pgKeyDatabaseLimit: 'Restwell (PostgreSQL) + API key, limit in PostgreSQL',
+  pgKeyRedisLimit: 'Restwell (PostgreSQL) + API key, limit in Redis',
 } as const;

@@ -1,6 +1,7 @@
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { Flow } from './flow.js';
+import type { HitCounter } from './hit-counter.js';
 import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
 import type { Statements, WriteTransaction } from './statements.js';
 import type { SyncReport } from './store.js';
@@ -55,5 +56,10 @@ export interface Engine {
   size?(): Promise<StoreSize>;
   /** Where writes commit in batches: calls `listener` with each committed batch's size until the returned function is called. */
   onCommitBatch?(listener: (size: number) => void): () => void;
+  /**
+   * Rate-limit counters every node sharing the database shares; absent where the database is one
+   * process's own (SQLite: its limits count in memory). Its failures are StoreUnavailableError.
+   */
+  hitCounter?: HitCounter;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { deleteDocument, ensureDocument, getDocument, listDocuments, liveDocumentIds, putDocument } from './documents.js';
 import type { ClaimResult, Engine } from './engine.js';
 import { EventSignal } from './event-signal.js';
+import type { HitCounter } from './hit-counter.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
 import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } from './idempotency.js';
 import { importRecords, type ImportOptions, type ImportSet } from './import-records.js';
@@ -41,6 +42,7 @@ export class SqlStore implements Store {
 
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
   readonly storage = new StorageWatch();
+  readonly hitCounter?: HitCounter;
   readonly size?: () => Promise<StoreSize>;
   private readonly engine: Engine;
 
@@ -48,6 +50,7 @@ export class SqlStore implements Store {
     this.engine = watchedEngine(engine, this.storage);
     engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
+    this.hitCounter = engine.hitCounter;
     this.size = engine.size?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);

@@ -7,10 +7,12 @@ import type { IdempotencyClaim } from '../idempotency.js';
 import { SqlStore } from '../sql-store.js';
 import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
+import type { HitCounter } from '../hit-counter.js';
 import type { StoreSize } from '../store-size.js';
 import { ByIdReader } from './postgres-by-id.js';
 import { describe, fullOr, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
+import { PostgresHitCounter } from './postgres-hit-counter.js';
 import { claimKey } from './postgres-idempotency.js';
 import { eventsChannel, PostgresListener } from './postgres-listener.js';
 import { createPool, parseTarget } from './postgres-pool.js';
@@ -56,11 +58,15 @@ class PostgresEngine implements Engine {
   private readonly statements: PostgresStatements;
   private readonly byId: ByIdReader;
   private listener?: PostgresListener;
+  /** Rate limits count in the database itself, so every node sharing it shares them. */
+  readonly hitCounter: HitCounter;
 
   constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly connectionString: string) {
     this.writer = new Writer(pool, schemaKey);
     this.statements = new PostgresStatements(pool);
     this.byId = new ByIdReader(pool);
+    const counter = new PostgresHitCounter(pool);
+    this.hitCounter = { where: counter.where, count: (hits) => this.guard(() => counter.count(hits)) };
   }
 
   read<T>(flow: (s: Statements) => Flow<T>): Promise<T> {

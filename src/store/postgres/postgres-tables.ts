@@ -49,6 +49,8 @@ CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
   delivery_id text NOT NULL REFERENCES _rw_hook_deliveries (id) ON DELETE CASCADE, number integer NOT NULL,
   "trigger" text NOT NULL, started_at ${PG_TEXT} NOT NULL, status_code integer, latency_ms integer NOT NULL,
   response_excerpt text, error text, node text NOT NULL, PRIMARY KEY (delivery_id, number));
+CREATE UNLOGGED TABLE IF NOT EXISTS _rw_rate_counters (
+  policy text NOT NULL, key text NOT NULL, count int8 NOT NULL, window_end timestamptz NOT NULL, PRIMARY KEY (policy, key));
 `;
 
 /**

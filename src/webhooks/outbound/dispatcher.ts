@@ -22,6 +22,8 @@ export interface DispatcherOptions {
   log: () => FastifyBaseLogger | undefined;
   /** Told the result of every attempt as soon as the receiver answered (or did not): metrics. */
   observe?: (result: SendResult) => void;
+  /** Counts deliveries against endpoints' rate limits (shared by the nodes where so configured); default this node's own. */
+  rates?: EndpointRates;
   /** Told of every delivery given up on (its last automatic attempt failed, and that is recorded): metrics. */
   gaveUp?: (claim: ClaimedDelivery) => void;
 }
@@ -56,7 +58,7 @@ const EMPTY_PASS_GAP_MS = 5;
 export class Dispatcher implements ManualAttempts {
   /** This node's name in leases and in the attempt log. */
   readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  private readonly rates = new EndpointRates();
+  private readonly rates: EndpointRates;
   private readonly queue: ClaimedDelivery[] = [];
   /** Sends under way: each holds one of `concurrency` slots until its response (or failure) is in. */
   private readonly inflight = new Set<Promise<unknown>>();
@@ -85,6 +87,7 @@ export class Dispatcher implements ManualAttempts {
 
   constructor(private readonly o: DispatcherOptions) {
     this.leaseMs = o.settings.connectTimeoutMs + o.settings.timeoutMs + LEASE_MARGIN_MS;
+    this.rates = o.rates ?? new EndpointRates();
     this.recorder = new AttemptRecorder(o.outbox);
   }
 
@@ -240,7 +243,7 @@ export class Dispatcher implements ManualAttempts {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(now).toISOString());
       return;
     }
-    const later = this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
+    const later = await this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
     if (later !== undefined) {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(later).toISOString());
       return;
