@@ -6,7 +6,7 @@ import { claimLost, type IdempotencyCompletion } from '../idempotency.js';
 import { changeEvent, recordColumnNames, recordColumns, type EventRow } from '../records.js';
 import type { RecordToWrite, Row, RowWrite } from '../statements.js';
 import { pgCodec } from './postgres-codec.js';
-import { eventsChannel } from './postgres-listener.js';
+import type { AppendAnnouncer } from './postgres-announcer.js';
 import { LOCK } from './postgres-locks.js';
 import { PostgresStatements } from './postgres-statements.js';
 import { explainWriteError, RetryWrite } from './postgres-transaction.js';
@@ -19,6 +19,7 @@ import { explainWriteError, RetryWrite } from './postgres-transaction.js';
  *
  * - The event horizon (postgres-events.ts) holds: the event's INSERT selects from the CTE that
  *   takes the shared advisory lock, so the lock is held before `seq` is drawn and until commit.
+ *   Other nodes hear of the append after commit (postgres-announcer.ts).
  * - An update or delete applies only if the row is still the one the decision was made on (same
  *   `_version` and `_gen`); otherwise nothing is written and the caller decides again on the row
  *   locked (the shared flow in a transaction). Two nodes on one If-Match: one statement matches,
@@ -106,7 +107,7 @@ function nameOf(text: string): string {
 export class SingleStatementWriter {
   private readonly statements: PostgresStatements;
 
-  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {
+  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly announcer: AppendAnnouncer) {
     this.statements = new PostgresStatements(pool);
   }
 
@@ -181,8 +182,7 @@ export class SingleStatementWriter {
     }
     ctes.push(
       `l AS (SELECT pg_advisory_xact_lock_shared(${s.param(LOCK.events)}, ${s.param(this.schemaKey)}))`,
-      `n AS (SELECT pg_notify(${s.param(eventsChannel(this.schemaKey))}, ''))`,
-      `e AS (INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT ${s.param(e.id)}, ${s.param(e.type)}, ${s.param(e.resource)}, r.id::text, ${data}, ${s.param(e.created_at)}, ${s.param(e.owner)} FROM r, l, n)`,
+      `e AS (INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT ${s.param(e.id)}, ${s.param(e.type)}, ${s.param(e.resource)}, r.id::text, ${data}, ${s.param(e.created_at)}, ${s.param(e.owner)} FROM r, l)`,
     );
     const select = claim ? 'SELECT (SELECT count(*) FROM c)::int AS _rw_claims, r.* FROM (VALUES (1)) AS one (x) LEFT JOIN r ON true' : 'SELECT * FROM r';
     const text = `WITH ${ctes.join(', ')} ${select}`;
@@ -198,6 +198,7 @@ export class SingleStatementWriter {
     const [row] = rows;
     if (claim && row._rw_claims === 0) throw claimLost(completion!);
     if (!row || row.id === null) return 'lost';
+    this.announcer.announce();
     return { row };
   }
 }

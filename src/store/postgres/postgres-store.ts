@@ -10,6 +10,7 @@ import type { Statements, WriteTransaction } from '../statements.js';
 import { insertRecord, mutateRecord, planMutation } from '../mutate.js';
 import { firstGeneration, rowToRecord } from '../records.js';
 import type { Decide, Mutation, SyncReport, WriteOptions } from '../store.js';
+import { AppendAnnouncer } from './postgres-announcer.js';
 import { ByIdReader } from './postgres-by-id.js';
 import { describe, fullOr, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
@@ -56,13 +57,15 @@ export class PostgresStore extends SqlStore {
 class PostgresEngine implements Engine {
   private readonly writer: Writer;
   private readonly single: SingleStatementWriter;
+  private readonly announcer: AppendAnnouncer;
   private readonly statements: PostgresStatements;
   private readonly byId: ByIdReader;
   private listener?: PostgresListener;
 
   constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly connectionString: string) {
-    this.writer = new Writer(pool, schemaKey);
-    this.single = new SingleStatementWriter(pool, schemaKey);
+    this.announcer = new AppendAnnouncer(pool, eventsChannel(schemaKey));
+    this.writer = new Writer(pool, schemaKey, this.announcer);
+    this.single = new SingleStatementWriter(pool, schemaKey, this.announcer);
     this.statements = new PostgresStatements(pool);
     this.byId = new ByIdReader(pool);
   }
@@ -164,6 +167,7 @@ class PostgresEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    this.announcer.close();
     await this.listener?.close();
     await this.pool.end();
   }

@@ -8,6 +8,7 @@ import { indexName } from '../schema-plan.js';
 import type { Row, RowWrite, Statements, WriteTransaction } from '../statements.js';
 import { missingReference, referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
 import { fullOr, pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
+import type { AppendAnnouncer } from './postgres-announcer.js';
 import { appendEvent } from './postgres-events.js';
 import { pgTypes } from './postgres-kysely.js';
 import { LOCK } from './postgres-locks.js';
@@ -22,7 +23,7 @@ export class RetryWrite extends Error {
 
 /** Opens write transactions on the pool. */
 export class Writer {
-  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {}
+  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly announcer: AppendAnnouncer) {}
 
   /**
    * Runs `work` in one transaction and resolves after COMMIT. Any error rolls back; a lost
@@ -37,6 +38,7 @@ export class Writer {
       await client.query('BEGIN');
       const result = await work(tx);
       await client.query('COMMIT');
+      if (tx.appended) this.announcer.announce();
       return result;
     } catch (err) {
       const mapped = unavailableOr(err);
@@ -57,6 +59,8 @@ export class Writer {
 export class PostgresTransaction extends PostgresStatements implements WriteTransaction {
   /** What the last record write was, to explain a constraint failure. */
   private attempt?: RowWrite;
+  /** Whether an event was appended, to announce after commit. */
+  appended = false;
 
   constructor(private readonly client: pg.PoolClient, private readonly schemaKey: number) {
     super(client);
@@ -93,6 +97,7 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
   }
 
   appendEvent(event: EventRow): Promise<void> {
+    this.appended = true;
     return appendEvent(this.client, this.schemaKey, event);
   }
 
