@@ -23,7 +23,8 @@ const PGBENCH = '/usr/bin/pgbench';
 const DELETE_FIRST_ID = 10_000_001;
 
 /**
- * Restwell on PostgreSQL: GET by id (paired with raw node:http), then pgbench's single-row INSERT
+ * Restwell on PostgreSQL, at its default settings (pool of 10, a log line per request, as a server
+ * started by hand logs): GET by id (paired with raw node:http), then pgbench's single-row INSERT
  * commits on the same database right before Restwell's POST (the target compares the two), then
  * PUT, PATCH and DELETE, each request a different record (so none waits on another's row lock) and
  * each a real change (200/204, never an unchanged write).
@@ -48,7 +49,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
 
   let rw;
   try {
-    rw = await startRestwell({ db: url.toString(), config, name: server });
+    rw = await startRestwell({ db: url.toString(), config, name: server, defaultLogging: true });
   } catch (err) {
     await dropSchema(schema);
     return na(`n/a (not built: ${reason(err)})`);
@@ -60,7 +61,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
     return [
       await runRow(ctx, {
         ...{ group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), skipIfPreflightFails: true },
-        restart: (nodeArgs) => startRestwell({ db: url.toString(), config, name: server, nodeArgs }),
+        restart: (nodeArgs) => startRestwell({ db: url.toString(), config, name: server, nodeArgs, defaultLogging: true }),
       }),
       await pgbenchRow(ctx, schema),
       await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), skipIfPreflightFails: true }),
