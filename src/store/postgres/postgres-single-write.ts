@@ -97,7 +97,7 @@ function nameOf(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `rw_w_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    // Bounded: texts vary only by resource, kind of write and which columns are null.
+    // Bounded: texts vary only by resource, kind of write, and whether an id is given and a key completed.
     if (names.size < 10_000) names.set(text, name);
   }
   return name;
@@ -115,16 +115,19 @@ export class SingleStatementWriter {
   async insert(resource: ResourceDefinition, record: RecordToWrite, now: string, completion?: IdempotencyCompletion): Promise<SingleWriteResult> {
     const s = new Statement();
     const cols = recordColumns(resource, record, pgCodec);
-    const names: string[] = [];
+    const columns: string[] = [];
     const values: string[] = [];
+    // Reference columns are left out, so they default to null (a write that sets one does not come
+    // here: fitsOneStatement), and their cast would need their target's id type. Every other column is
+    // sent, null or not, so a resource's INSERT has one text whatever a client leaves out.
     for (const [name, value] of Object.entries(cols)) {
-      if (value === null || value === undefined) continue;
       const field = resource.fields.find((f) => f.name === name);
-      names.push(q(name));
-      values.push(s.param(value, field ? castOf(field) : name === '_version' || (name === 'id' && resource.idType === 'integer') ? 'bigint' : 'text'));
+      if (field?.type === 'reference' || (name === 'id' && value === undefined)) continue;
+      columns.push(q(name));
+      values.push(s.param(value ?? null, field ? castOf(field) : name === '_version' || (name === 'id' && resource.idType === 'integer') ? 'bigint' : 'text'));
     }
     const claim = completion ? this.claim(s, completion) : undefined;
-    const write = `INSERT INTO ${q(resource.name)} (${names.join(', ')}) SELECT ${values.join(', ')}${claim ? ' FROM c' : ''} RETURNING ${returning(resource)}`;
+    const write = `INSERT INTO ${q(resource.name)} (${columns.join(', ')}) SELECT ${values.join(', ')}${claim ? ' FROM c' : ''} RETURNING ${returning(resource)}`;
     const drawn = record.id === undefined;
     const event = changeEvent(resource, 'created', stored(resource, record, drawn ? 0 : record.id!), now);
     // `{"id":0` is the start of the JSON of a record whose id is 0: the drawn id replaces it.
@@ -157,10 +160,9 @@ export class SingleStatementWriter {
     return `id = ${s.param(current.id)} AND _version = ${s.param(current.version)} AND _gen = ${s.param(current.gen)}`;
   }
 
-  /** The claim CTE: the key's row, locked, if this request still holds its claim. */
+  /** The parameters naming the claim (the CTEs `c` and `m` of `run` use them). */
   private claim(s: Statement, c: IdempotencyCompletion): { scope: string; key: string; claim: string } {
-    const keys = { scope: s.param(c.scope), key: s.param(c.key), claim: s.param(c.claimId) };
-    return keys;
+    return { scope: s.param(c.scope), key: s.param(c.key), claim: s.param(c.claimId) };
   }
 
   private async run(
