@@ -25,8 +25,10 @@ import { RetryWrite, Writer } from './postgres-transaction.js';
 
 /**
  * The shared engine: a pg pool on one PostgreSQL database, which any number of nodes may use at
- * once. Every write is one transaction that locks the row it decides on (`SELECT … FOR UPDATE`),
- * writes and appends its event; it resolves only after COMMIT. Constraint failures are mapped
+ * once. Every write is one transaction, resolved only after it commits: a record's write with its
+ * event is one statement where it can be (postgres-single-write.ts; an update or delete applies only
+ * to the row it was decided on), else a transaction that locks the row it decides on
+ * (`SELECT … FOR UPDATE`), writes and appends its event. Constraint failures are mapped
  * from SQLSTATE and constraint names; losing the database maps to StoreUnavailableError (503).
  */
 export class PostgresStore extends SqlStore {
