@@ -77,13 +77,14 @@ export function changeCharacters(method: 'PUT' | 'PATCH', count: number, body: s
     path: () => `/characters/${(n++ % count) + 1}`,
     headers: { 'content-type': contentType },
     body: () => body.replace('{tag}', `pre ${process.pid} ${++changes}`),
-    wrk: (run) => ({ script: 'mutate.lua', args: [method, '/characters/{n}', '1', String(count), '0', run.tag, contentType, body] }),
+    wrk: (run) => ({ script: 'mutate.lua', args: [method, '/characters/{n}', '1', String(count), '0', run.tag, contentType, body, String(run.threads)] }),
   };
 }
 
 /**
  * DELETE of records `first`, `first + 1`, … each once (a second DELETE of an id is a 404): the
- * preflight deletes `first`, then every wrk run gets the next `perRun(seconds)` ids of its own.
+ * preflight deletes `first`, then every wrk run gets the next `perRun(seconds)` ids of its own, shared
+ * out between its threads.
  * When a run needs more than it was given, the script stops and the row says it ran out.
  */
 export function deleteCharacters(first: number, perRun: (seconds: number) => number): RequestPlan {
@@ -93,7 +94,7 @@ export function deleteCharacters(first: number, perRun: (seconds: number) => num
     path: `/characters/${first}`,
     wrk: (run) => {
       const count = perRun(run.seconds);
-      const args = ['DELETE', '/characters/{n}', String(next), String(count), '1', run.tag, '-', '-'];
+      const args = ['DELETE', '/characters/{n}', String(next), String(count), '1', run.tag, '-', '-', String(run.threads)];
       next += count;
       return { script: 'mutate.lua', args };
     },
