@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { RecordId, StoredRecord } from '../../core/record.js';
-import { pgCodec } from './postgres-codec.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { ClaimResult, Engine } from '../engine.js';
 import { runLater, type Flow } from '../flow.js';
@@ -12,6 +11,7 @@ import { firstGeneration, rowToRecord } from '../records.js';
 import type { Decide, Mutation, SyncReport, WriteOptions } from '../store.js';
 import { AppendAnnouncer } from './postgres-announcer.js';
 import { ByIdReader } from './postgres-by-id.js';
+import { pgCodec } from './postgres-codec.js';
 import { describe, fullOr, unavailableOr } from './postgres-errors.js';
 import { eventHighWaterMark } from './postgres-events.js';
 import { claimKey } from './postgres-idempotency.js';
