@@ -4,7 +4,7 @@ import type { Flow } from './flow.js';
 import type { HitCounter } from './hit-counter.js';
 import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
 import type { Statements, WriteTransaction } from './statements.js';
-import type { SyncReport } from './store.js';
+import type { Decide, Mutation, SyncReport, WriteOptions } from './store.js';
 import type { StoreSize } from './store-size.js';
 
 /** What a claim on an Idempotency-Key found: the key is now this request's, or what is stored under it. */
@@ -46,6 +46,13 @@ export interface Engine {
    * batches the reads that arrive together). Like any read, it sees every commit acknowledged before it was called.
    */
   getRecord?(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined>;
+  /**
+   * A POST's write (mutate.ts insertRecord) where the engine can run it in fewer round trips than a
+   * `transaction` of that flow, with the same outcome and errors (PostgreSQL: one statement).
+   */
+  insertRecord?(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions): Promise<StoredRecord>;
+  /** A PUT, PATCH or DELETE (mutate.ts mutateRecord) likewise, deciding exactly as that flow does. */
+  mutateRecord?(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Promise<Mutation>;
   /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */

@@ -103,13 +103,17 @@ export class SqlStore implements Store {
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
-    const write = this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
+    const write = this.engine.insertRecord
+      ? this.engine.insertRecord(resource, data, options)
+      : this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
     return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), () => true);
   }
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
-    const write = this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
+    const write = this.engine.mutateRecord
+      ? this.engine.mutateRecord(resource, id, decide, options)
+      : this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
     return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), (m) => m.outcome !== 'unchanged');
   }
 

@@ -19,7 +19,9 @@ export type Decision =
 
 /**
  * Decides, from the current record (undefined when there is none), what to write. It runs inside
- * the write transaction with the record locked, so checks it makes (If-Match, patches) are atomic.
+ * the write transaction with the record locked, or on a committed read whose write then applies
+ * only if the record is still that one (else it is asked again, locked), so checks it makes
+ * (If-Match, patches) are atomic. It must depend on nothing but `current`.
  * It may throw a DomainError to abort the write.
  */
 export type Decide = (current: StoredRecord | undefined) => Decision;
