@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { engines } from '../test-support/engines.js';
 import { waitFor } from '../test-support/wait-for.js';
@@ -8,16 +7,10 @@ import { HitBatch } from './hit-batch.js';
 import type { HitCount, HitCounter, Hits } from './hit-counter.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { RedisHitCounter } from './redis/redis-hit-counter.js';
+import { redisAnswers } from '../test-support/redis.js';
 
 const postgres = engines.find((e) => e.name === 'postgres');
-const redisUp = await new Promise<boolean>((resolve) => {
-  const s = connect(6379, '127.0.0.1');
-  const done = (ok: boolean) => (s.destroy(), resolve(ok));
-  s.setTimeout(2000, () => done(false));
-  s.on('error', () => done(false));
-  s.on('connect', () => s.write('PING\r\n'));
-  s.on('data', (d) => done(d.toString().startsWith('+PONG')));
-});
+const redisUp = await redisAnswers();
 
 /** The counter, with every call it gets recorded (the batches as they reach the shared store). */
 function recorded(counter: HitCounter): HitCounter & { calls: Hits[][] } {

@@ -1,5 +1,5 @@
 import { step, type Flow } from './flow.js';
-import { storableError } from './inbox.js';
+import { attemptChanges } from './outbox-attempts.js';
 import type { AttemptOutcome } from './outbox.js';
 import { attemptColumns } from './outbox-rows.js';
 import type { Row, WriteTransaction } from './statements.js';
@@ -31,16 +31,7 @@ export function* recordLeased(tx: WriteTransaction, outcomes: AttemptOutcome[]):
   const recorded = new Set<string>();
   for (const group of groups.values()) {
     const { leaseToken, record } = group[0]!;
-    const changes = {
-      status: record.status,
-      next_attempt_at: record.nextAttemptAt,
-      last_status_code: record.attempt.statusCode,
-      last_error: storableError(record.attempt.error),
-      ...(record.status === 'delivered' ? { delivered_at: now } : {}),
-      lease_until: null,
-      leased_by: null,
-      lease_token: null,
-    };
+    const changes = attemptChanges(record, now);
     for (let i = 0; i < group.length; i += CHUNK) {
       const ids = group.slice(i, i + CHUNK).map((o) => o.deliveryId);
       const update = tx.sql.updateTable('_rw_hook_deliveries').set(changes).where('lease_token', '=', leaseToken).where('id', 'in', ids).returning('id');

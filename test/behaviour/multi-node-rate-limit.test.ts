@@ -9,7 +9,8 @@ import type { RestwellServer } from '../../src/app/server.js';
 import { engines } from '../../src/test-support/engines.js';
 import { waitFor } from '../../src/test-support/wait-for.js';
 import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
-import { ITEMS, nodeOn, redisAnswers, redisSection } from './rate-limit-support.js';
+import { redisAnswers } from '../../src/test-support/redis.js';
+import { ITEMS, nodeOn, redisSection } from './rate-limit-support.js';
 
 const postgres = engines.find((e) => e.name === 'postgres');
 const redisUp = await redisAnswers();

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { test } from 'node:test';
 import { SharedCounts } from '../../auth/shared-counts.js';
 import { RedisHitCounter } from '../../store/redis/redis-hit-counter.js';
 import { EndpointRates } from './endpoint-rate.js';
+import { redisAnswers } from '../../test-support/redis.js';
 
-const redisUp = await new Promise<boolean>((resolve) => {
-  const s = connect(6379, '127.0.0.1');
-  const done = (ok: boolean) => (s.destroy(), resolve(ok));
-  s.setTimeout(2000, () => done(false));
-  s.on('error', () => done(false));
-  s.on('connect', () => s.write('PING\r\n'));
-  s.on('data', (d) => done(d.toString().startsWith('+PONG')));
-});
+const redisUp = await redisAnswers();
 
 const LIMIT = { limit: 3, windowMs: 60_000 };
 
