@@ -11,6 +11,11 @@ export const GROUPS = {
   sseFanout: { id: 'sse-fanout', label: 'GET /events/stream: 1 write to 1,000 SSE clients' },
   memory: { id: 'memory', label: 'Memory: RSS after 10k, then after 1M GET /characters/{id}' },
   outbound: { id: 'outbound', label: 'Outbound webhooks: POST /characters → signed delivery to a local receiver' },
+  pgInsert: { id: 'pg-insert', label: 'single-row INSERT commits, 32 clients (pgbench, the database alone)' },
+  put: { id: 'put', label: 'PUT /characters/{id} (1k rows, a new name each request)' },
+  patch: { id: 'patch', label: 'PATCH /characters/{id} (1k rows, a new number each request)' },
+  delete: { id: 'delete', label: 'DELETE /characters/{id} (each request a different seeded record)' },
+  cluster: { id: 'cluster', label: 'Cluster soak: 3 nodes on PostgreSQL behind HAProxy, nodes SIGKILLed and restarted' },
   retention: { id: 'retention', label: 'Retention: 1M event writes, keeping the newest 100k (database size)' },
 } as const;
 
@@ -20,7 +25,12 @@ export const SERVERS = {
   jsonServer: 'json-server 0.17.4',
   restwell: 'Restwell (SQLite)',
   postgres: 'Restwell (PostgreSQL)',
+  pgbench: 'pgbench (PostgreSQL)',
   workers: 'Restwell --workers 2',
   apiKey: 'Restwell + API key',
   jwt: 'Restwell + JWT',
+  pgKey: 'Restwell (PostgreSQL) + API key, no rate limit',
+  pgKeyMemoryLimit: 'Restwell (PostgreSQL) + API key, limit in memory',
+  pgKeyDatabaseLimit: 'Restwell (PostgreSQL) + API key, limit in PostgreSQL',
+  pgKeyRedisLimit: 'Restwell (PostgreSQL) + API key, limit in Redis',
 } as const;

@@ -35,7 +35,7 @@ export interface WrkRun {
  * load: a Lua script of bench/wrk/ and its arguments, per wrk run.
  */
 export interface RequestPlan {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A fixed path, or a function giving the path of each request. */
   path: string | (() => string);
   body?: () => string;

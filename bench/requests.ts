@@ -62,13 +62,52 @@ export function createCharacter(headers?: Record<string, string>): RequestPlan {
   };
 }
 
+let changes = 0;
+
+/**
+ * A PUT or PATCH of existing records: ids 1..count in turn, every body new (a `{tag}` in `body` becomes
+ * a value never sent before: bench/wrk/mutate.lua), so each request changes its record and answers
+ * 200; the preflight's bodies use "pre <pid> <n>" instead, which wrk's never meet.
+ */
+export function changeCharacters(method: 'PUT' | 'PATCH', count: number, body: string): RequestPlan {
+  const contentType = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
+  let n = 0;
+  return {
+    method,
+    path: () => `/characters/${(n++ % count) + 1}`,
+    headers: { 'content-type': contentType },
+    body: () => body.replace('{tag}', `pre ${process.pid} ${++changes}`),
+    wrk: (run) => ({ script: 'mutate.lua', args: [method, '/characters/{n}', '1', String(count), '0', run.tag, contentType, body, String(run.threads)] }),
+  };
+}
+
+/**
+ * DELETE of records `first`, `first + 1`, … each once (a second DELETE of an id is a 404): the
+ * preflight deletes `first`, then every wrk run gets the next `perRun(seconds)` ids of its own, shared
+ * out between its threads.
+ * When a run needs more than it was given, the script stops and the row says it ran out.
+ */
+export function deleteCharacters(first: number, perRun: (seconds: number) => number): RequestPlan {
+  let next = first + 1;
+  return {
+    method: 'DELETE',
+    path: `/characters/${first}`,
+    wrk: (run) => {
+      const count = perRun(run.seconds);
+      const args = ['DELETE', '/characters/{n}', String(next), String(count), '1', run.tag, '-', '-', String(run.threads)];
+      next += count;
+      return { script: 'mutate.lua', args };
+    },
+  };
+}
+
 /**
  * Sends one request of a plan before it is measured, so a row that would only collect errors says
  * why (e.g. "404 on /characters/1") instead of just counting them.
  */
 export async function preflight(url: string, plan: RequestPlan): Promise<{ ok: boolean; status: number; body: string }> {
   const headers = typeof plan.headers === 'function' ? plan.headers() : { ...plan.headers };
-  if (plan.body) headers['content-type'] = 'application/json';
+  if (plan.body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   const path = typeof plan.path === 'function' ? plan.path() : plan.path;
   try {
     const res = await fetch(url + path, { method: plan.method, headers, body: plan.body?.(), signal: AbortSignal.timeout(10_000) });

@@ -15,11 +15,13 @@ import { GROUPS, SERVERS } from './groups.js';
 import { markdownTable, targetLines, textTable } from './report.js';
 import { apiKeyRows } from './scenarios/api-key.js';
 import { ceilingRows } from './scenarios/ceiling.js';
+import { clusterRows } from './scenarios/cluster.js';
 import { jsonServerRows } from './scenarios/json-server.js';
 import { jwtRows } from './scenarios/jwt.js';
 import { memoryRows } from './scenarios/memory.js';
 import { outboundRows } from './scenarios/outbound.js';
 import { postgresRows } from './scenarios/postgres.js';
+import { rateLimitRows } from './scenarios/rate-limit.js';
 import { restwellRows } from './scenarios/restwell.js';
 import { retentionRows } from './scenarios/retention.js';
 import { sseFanoutRows } from './scenarios/sse-fanout.js';
@@ -50,10 +52,12 @@ const SECTIONS: Section[] = [
   { key: 'api-key', name: 'Restwell with an API key', optional: true, run: apiKeyRows, wrk: true },
   { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows, wrk: true },
   { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows, wrk: true },
+  { key: 'rate-limit', name: 'Rate limits shared by the nodes (PostgreSQL, Redis)', optional: true, run: rateLimitRows, wrk: true },
   { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows, wrk: true },
   { key: 'memory', name: 'Memory after 10k / 1M requests', optional: false, run: memoryRows, wrk: true },
   { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows, wrk: false },
   { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows, wrk: false },
+  { key: 'cluster', name: 'Cluster soak behind HAProxy', optional: true, run: clusterRows, wrk: false },
   { key: 'retention', name: 'Retention: bounded database size', optional: true, run: retentionRows, wrk: false },
 ];
 

@@ -52,6 +52,8 @@ export interface RestwellOptions {
   /** Flags for node itself, before the script (`--cpu-prof …` to profile a missed target). */
   nodeArgs?: string[];
   name?: string;
+  /** Logs as a server started by hand does (LOG_LEVEL unset: info, one line per request), not warnings only. */
+  defaultLogging?: boolean;
 }
 
 /** The built Restwell CLI: `node bin/restwell.js serve --port P --db DB --config FILE` on 127.0.0.1. */
@@ -63,7 +65,7 @@ export async function startRestwell(options: RestwellOptions): Promise<ServerPro
     args: [...(options.nodeArgs ?? []), RESTWELL_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', options.db, '--config', options.config, ...(options.args ?? [])],
     cwd: ROOT,
     // Start-up lines only; request logging is off in Restwell and json-server runs --quiet.
-    env: { LOG_LEVEL: 'warn' },
+    env: { LOG_LEVEL: options.defaultLogging ? '' : 'warn' },
     port,
   });
 }

@@ -155,7 +155,9 @@ async function measureOutbound(ctx: BenchContext, url: string, key: string, even
   ]
     .filter(Boolean)
     .join('; ');
-  const figures = burst.replay ? { backlogDeliveriesPerSecond: burst.replay.rate } : undefined;
+  // The burst's own pace next to the writes', so a target can judge whether deliveries kept up with them.
+  const figures: Record<string, number> = rates.length ? { burstDeliveriesPerSecond: med(rates), burstWritesPerSecond: med(burst.rounds.map((r) => r.writeRate)) } : {};
+  if (burst.replay) figures.backlogDeliveriesPerSecond = burst.replay.rate;
   return { group: GROUPS.outbound.id, scenario: GROUPS.outbound.label, server, measurement, note, warning: burst.warning, figures };
 }
 

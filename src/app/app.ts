@@ -51,6 +51,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: (error, request, reply) => handleError(error, request, reply.headers(NOSNIFF)),
   });
   app.decorate('restwell', ctx);
+  // Outages of the shared rate-limit counter are logged with the app's lines.
+  if (ctx.auth.limiter.shared) ctx.auth.limiter.shared.log = app.log;
   // Problem types, token iss/aud and the OAuth metadata follow the port actually bound, never a Host header.
   ctx.origin.attach(app.server);
 

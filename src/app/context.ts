@@ -1,6 +1,7 @@
 import { resolveAuthSettings, type AuthSettings } from '../auth/auth-config.js';
 import { AuthService } from '../auth/auth-service.js';
 import type { AuthContext } from '../auth/http/auth-context.js';
+import type { SharedCounts } from '../auth/shared-counts.js';
 import { ConfigError } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 import { defineResources, type ResourceDefinition } from '../core/resource.js';
@@ -57,8 +58,11 @@ function collect<T>(problems: string[], check: () => T): T | undefined {
   }
 }
 
-/** Builds the context for a config, its plan, an opened store and the key that seals endpoint secrets. */
-export function createContext(config: RestwellConfig, store: Store, plan: AppPlan, secretKey: ResolvedSecretKey): AppContext {
+/**
+ * Builds the context for a config, its plan, an opened store and the key that seals endpoint
+ * secrets; `shared` (openSharedCounts) makes rate limits, inbound API and outbound endpoint ones, hold for the cluster.
+ */
+export function createContext(config: RestwellConfig, store: Store, plan: AppPlan, secretKey: ResolvedSecretKey, shared?: SharedCounts): AppContext {
   const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
   const origin = new ServerOrigin(publicUrl, config.server.host, config.server.port);
   return {
@@ -68,9 +72,9 @@ export function createContext(config: RestwellConfig, store: Store, plan: AppPla
     validators: plan.validators,
     publicUrl,
     origin,
-    auth: new AuthService(config, store, plan.auth, () => origin.url),
+    auth: new AuthService(config, store, plan.auth, () => origin.url, shared),
     webhooks: new WebhookHub(plan.sources, store, config),
-    outbound: new OutboundHub(config.webhooks.outbound, store, secretKey, publicUrl),
+    outbound: new OutboundHub(config.webhooks.outbound, store, secretKey, publicUrl, shared),
     retention: new RetentionWorker(store.retention, config.retention),
   };
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RestwellConfig } from '../config/types.js';
+import { openSharedCounts } from '../auth/rate-limit-store.js';
+import type { SharedCounts } from '../auth/shared-counts.js';
 import { buildApp, type AppOptions } from './app.js';
 import { createContext, planApp, type AppContext } from './context.js';
 import { openStore } from '../store/open.js';
@@ -58,8 +60,10 @@ export interface RestwellServer {
 export async function createServer(config: RestwellConfig, options: AppOptions & CompileOptions & { store?: Store } = {}): Promise<RestwellServer> {
   const plan = planApp(config, { providers: options.providers });
   const store = options.store ?? (await openStore(config.database));
+  let shared: SharedCounts | undefined;
   try {
-    const ctx = createContext(config, store, plan, await resolveSecretKey(config, store));
+    shared = await openSharedCounts(plan.auth, store, config.origin);
+    const ctx = createContext(config, store, plan, await resolveSecretKey(config, store), shared);
     const sync = await store.sync([...ctx.resources.values()], { allowDestructive: config.allowDestructiveMigrations });
     const app = await buildApp(ctx, options);
     return {
@@ -69,16 +73,19 @@ export async function createServer(config: RestwellConfig, options: AppOptions &
       sync,
       async close() {
         await app.close();
+        await shared?.close();
         await store.close();
       },
       async shutdown(drainMs = config.server.drainTimeoutMs) {
         opsState(ctx).draining = true;
         const forced = await drain(app, drainMs);
+        await shared?.close();
         await store.close();
         return { forced };
       },
     };
   } catch (err) {
+    await shared?.close();
     await store.close();
     throw err;
   }

@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError } from '../config/load.js';
 import { parseDuration } from '../config/sizes.js';
-import type { AuthFileConfig, IssuerConfig, RateLimitFileConfig, RestwellConfig } from '../config/types.js';
+import type { AuthFileConfig, IssuerConfig, RateLimitFileConfig, RateLimitStore, RestwellConfig } from '../config/types.js';
 
 /** A rate limit in numbers: `limit` requests per `windowSeconds`, under a policy name. */
 export interface RateLimitPolicy {
@@ -21,6 +21,11 @@ export interface AuthSettings {
   issuers: IssuerConfig[];
   /** Undefined when rate limiting is off. */
   rateLimit?: { default: RateLimitPolicy; resources: Map<string, RateLimitPolicy> };
+  /** Where rate limits count; undefined: the store's shared counter where it has one, else memory. */
+  rateLimitStore?: RateLimitStore;
+  rateLimitFailOpen: boolean;
+  /** With `rateLimitStore: redis`: the server, and the prefix of every key. */
+  redis?: { url: string; keyPrefix: string };
 }
 
 /** Resolves the `auth` section of a validated config; unknown resource names are a ConfigError. */
@@ -37,6 +42,10 @@ export function resolveAuthSettings(config: RestwellConfig): AuthSettings {
     }
     rateLimit = { default: { name: 'default', limit: rl.limit, windowSeconds: parseDuration(rl.window) }, resources };
   }
+  const store = a.rateLimitStore;
+  if (store === 'redis' && !config.redis) {
+    throw new ConfigError(['auth.rateLimitStore: redis needs the redis section (redis: { url: redis://host:6379 })'], config.origin ?? 'config');
+  }
   return {
     issuer,
     audience: a.audience ?? issuer,
@@ -46,5 +55,8 @@ export function resolveAuthSettings(config: RestwellConfig): AuthSettings {
     signingKeyLifetimeSeconds: parseDuration(a.signingKeyLifetime),
     issuers: [...a.issuers],
     rateLimit,
+    rateLimitStore: store,
+    rateLimitFailOpen: a.rateLimitFailOpen,
+    redis: config.redis && { url: config.redis.url, keyPrefix: config.redis.keyPrefix ?? DEFAULTS.redis.keyPrefix },
   };
 }

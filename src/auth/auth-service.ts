@@ -8,8 +8,9 @@ import { ExternalIssuers } from './external-issuers.js';
 import { Keyring } from './keyring.js';
 import { OAuthClients } from './oauth-clients.js';
 import type { Principal } from './principal.js';
-import { RateLimiter } from './rate-limiter.js';
+import { ClusterRateLimiter } from './cluster-rate-limiter.js';
 import { Revocations } from './revocations.js';
+import type { SharedCounts } from './shared-counts.js';
 import { TokenCache } from './token-cache.js';
 
 /** Slack on top of token lifetime before a retired signing key leaves the JWKS (clock skew, caches). */
@@ -26,21 +27,25 @@ export class AuthService {
   readonly cache: TokenCache;
   /** What open connections ask to learn that their credential was revoked, here or on another node. */
   readonly revocations: Revocations;
-  readonly limiter = new RateLimiter();
+  /** Counts requests against `auth.rateLimit`: for the cluster with shared counts, else on this node. */
+  readonly limiter: ClusterRateLimiter;
   private audienceAt?: { base: string; at: TokenAudience };
 
   /**
    * `settings` may be resolved beforehand, so a bad `auth` section is refused before the store opens.
    * `baseUrl` is the server's origin (fixed at start: publicUrl, else host and port), the default
-   * `iss` and `aud`; commands that issue no tokens need none.
+   * `iss` and `aud`; commands that issue no tokens need none. `shared` are the counts the nodes
+   * share (openSharedCounts); without them rate limits count in this process's memory.
    */
   constructor(
     config: RestwellConfig,
     store: Store,
     settings: AuthSettings = resolveAuthSettings(config),
     private readonly baseUrl: () => string = () => settings.issuer ?? 'http://localhost',
+    shared?: SharedCounts,
   ) {
     this.settings = settings;
+    this.limiter = new ClusterRateLimiter(shared);
     this.apiKeys = new ApiKeys(store);
     this.clients = new OAuthClients(store);
     this.keyring = new Keyring(store, {

@@ -60,7 +60,11 @@ export const DEFAULTS = {
     issuers: [],
     // Generous for people, still a brake on scripts; benchmarks set `rateLimit: false`.
     rateLimit: { limit: 1000, window: '1m', resources: {} },
+    // rateLimitStore has no fixed default: `database` where the store is shared by nodes (PostgreSQL), else `memory`.
+    // A counter outage lets requests through, each node counting on its own: the limit degrades to one per node, service does not.
+    rateLimitFailOpen: true,
   },
+  redis: { keyPrefix: 'restwell:' },
 } as const;
 
 /**

@@ -85,6 +85,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     events: { stream: streamConfig({ ...DEFAULTS.events.stream, ...substituted.events?.stream }) },
     retention: retentionConfig(substituted),
     auth: substituted.auth ?? {},
+    ...(substituted.redis ? { redis: substituted.redis } : {}),
     origin: source,
   };
 }

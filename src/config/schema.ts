@@ -192,6 +192,24 @@ export const configSchema = {
             { ...rateLimit, properties: { ...rateLimit.properties, resources: { type: 'object', propertyNames: { pattern: name }, additionalProperties: rateLimit } } },
           ],
         },
+        rateLimitStore: {
+          description: 'Where rate limits (auth.rateLimit and the outbound endpoints\' rateLimit) are counted: memory (each node on its own), database (a table of the shared PostgreSQL database, so every node shares one count) or redis (the server at redis.url). Default: database on PostgreSQL, memory on SQLite',
+          enum: ['memory', 'database', 'redis'],
+        },
+        rateLimitFailOpen: {
+          description: 'When the shared rate-limit store cannot be reached: true (default) lets requests through, counted on each node meanwhile; false refuses them with 503. Either way a warning is logged (at most once a minute while it lasts)',
+          type: 'boolean',
+        },
+      },
+    },
+    redis: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url'],
+      description: 'A Redis server every node reaches, for rate-limit counters (auth.rateLimitStore: redis)',
+      properties: {
+        url: { type: 'string', pattern: '^rediss?://', description: 'redis://[user:password@]host:port[/db], or rediss:// for TLS' },
+        keyPrefix: { type: 'string', maxLength: 100, description: 'Put before every key Restwell writes, so deployments sharing one server keep apart (default restwell:)' },
       },
     },
   },

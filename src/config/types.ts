@@ -92,6 +92,8 @@ export interface RestwellConfig {
   /** How long each log is kept (`events.retention`, `webhooks.retention`, `webhooks.outbound.retention`) and how it is pruned (`retention`). */
   retention: RetentionConfig;
   auth: AuthFileConfig;
+  /** A Redis server shared by the nodes (rate-limit counters, with `auth.rateLimitStore: redis`); none unless set. */
+  redis?: RedisConfig;
   /** Where the config came from (its file, or the built-in demo config), named by errors found after loading. */
   origin?: string;
 }
@@ -176,8 +178,27 @@ export interface AuthFileConfig {
   /** A signing key older than this is replaced on next use (old keys stay published until their tokens expire). */
   signingKeyLifetime?: string;
   issuers?: IssuerConfig[];
-  /** Per credential (or per client IP when anonymous), in memory per node; `false` turns it off. */
+  /** Per credential (or per client IP when anonymous), counted where `rateLimitStore` says; `false` turns it off. */
   rateLimit?: false | (RateLimitFileConfig & { resources?: Record<string, RateLimitFileConfig> });
+  /**
+   * Where rate limits (these and the outbound endpoints' own) are counted: `memory` (each node on
+   * its own), `database` (a table of the shared PostgreSQL database) or `redis` (`redis.url`).
+   * Default: `database` where the database is shared by nodes (PostgreSQL), else `memory`.
+   */
+  rateLimitStore?: RateLimitStore;
+  /** When the shared counter cannot be reached: let requests through, counted on this node meanwhile (true, default), or refuse them with 503 (false). */
+  rateLimitFailOpen?: boolean;
+}
+
+/** Where rate limits are counted. */
+export type RateLimitStore = 'memory' | 'database' | 'redis';
+
+/** The `redis` section: a server every node reaches. */
+export interface RedisConfig {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
+  url: string;
+  /** Put before every key Restwell writes, so deployments sharing one server keep apart (default `restwell:`). */
+  keyPrefix?: string;
 }
 
 /** Hash methods Vonage offers for signed SMS webhooks (`md5hash` is the legacy salted MD5). */

@@ -1,9 +1,10 @@
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { Flow } from './flow.js';
+import type { HitCounter } from './hit-counter.js';
 import type { IdempotencyClaim, IdempotencyEntry } from './idempotency.js';
 import type { Statements, WriteTransaction } from './statements.js';
-import type { SyncReport } from './store.js';
+import type { Decide, Mutation, SyncReport, WriteOptions } from './store.js';
 import type { EventPartitions } from './retention/retention.js';
 import type { StoreSize } from './store-size.js';
 
@@ -46,6 +47,13 @@ export interface Engine {
    * batches the reads that arrive together). Like any read, it sees every commit acknowledged before it was called.
    */
   getRecord?(resource: ResourceDefinition, id: RecordId): Promise<StoredRecord | undefined>;
+  /**
+   * A POST's write (mutate.ts insertRecord) where the engine can run it in fewer round trips than a
+   * `transaction` of that flow, with the same outcome and errors (PostgreSQL: one statement).
+   */
+  insertRecord?(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions): Promise<StoredRecord>;
+  /** A PUT, PATCH or DELETE (mutate.ts mutateRecord) likewise, deciding exactly as that flow does. */
+  mutateRecord?(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Promise<Mutation>;
   /** Claims an Idempotency-Key (taking over one whose lease ran out), or returns what is stored under it. */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<ClaimResult>;
   /** Creates or extends tables and indexes for the resources; refuses destructive changes unless allowed. */
@@ -64,5 +72,10 @@ export interface Engine {
   size?(): Promise<StoreSize>;
   /** Where writes commit in batches: calls `listener` with each committed batch's size until the returned function is called. */
   onCommitBatch?(listener: (size: number) => void): () => void;
+  /**
+   * Rate-limit counters every node sharing the database shares; absent where the database is one
+   * process's own (SQLite: its limits count in memory). Its failures are StoreUnavailableError.
+   */
+  hitCounter?: HitCounter;
   close(): Promise<void>;
 }

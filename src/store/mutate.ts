@@ -26,25 +26,45 @@ export function* mutateRecord(tx: WriteTransaction, resource: ResourceDefinition
   return mutation;
 }
 
+/**
+ * What a mutation does to the record `decide` was shown: nothing (`unchanged`, with the record as
+ * it is), delete it, create it at `id`, or update it to `next`. Pure, so an engine that decides on
+ * a committed read and writes only if the record is still the one it read (see Engine.mutateRecord)
+ * decides exactly as a transaction holding the row locked does.
+ */
+export type MutationPlan =
+  | { kind: 'unchanged'; record?: StoredRecord }
+  | { kind: 'delete'; record: StoredRecord }
+  | { kind: 'create'; record: RecordToWrite }
+  | { kind: 'update'; record: RecordToWrite; current: StoredRecord };
+
+/** Asks `decide` about `current` and says what to write (see MutationPlan); `now` stamps a change. */
+export function planMutation(resource: ResourceDefinition, id: RecordId, current: StoredRecord | undefined, decide: Decide, options: WriteOptions, now: string): MutationPlan {
+  const decision = decide(current);
+  if ('keep' in decision) return { kind: 'unchanged', record: current };
+  if ('delete' in decision) return current ? { kind: 'delete', record: current } : { kind: 'unchanged' };
+  if (!current) return { kind: 'create', record: firstGeneration(resource, decision.put, now, options.owner ?? null, id) };
+  if (sameData(current.data, decision.put)) return { kind: 'unchanged', record: current };
+  return { kind: 'update', record: { ...current, version: current.version + 1, updatedAt: now, data: decision.put }, current };
+}
+
 function* decideAndWrite(tx: WriteTransaction, resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions): Flow<Mutation> {
   const [row] = yield* step(tx.rows(tx.forUpdate(tx.sql.selectFrom(resource.name).selectAll().where('id', '=', id)).compile()));
   const current = row ? rowToRecord(resource, row, tx.codec) : undefined;
-  const decision = decide(current);
   const now = new Date().toISOString();
-  if ('keep' in decision) return { outcome: 'unchanged', record: current };
-  if ('delete' in decision) {
-    if (!current) return { outcome: 'unchanged' };
-    yield* step(tx.writeRow({ resource, how: 'delete', record: current }, tx.sql.deleteFrom(resource.name).where('id', '=', current.id).compile()));
-    yield* step(tx.appendEvent(changeEvent(resource, 'deleted', current, now)));
-    return { outcome: 'deleted', record: current };
+  const plan = planMutation(resource, id, current, decide, options, now);
+  switch (plan.kind) {
+    case 'unchanged':
+      return { outcome: 'unchanged', record: plan.record };
+    case 'delete':
+      yield* step(tx.writeRow({ resource, how: 'delete', record: plan.record }, tx.sql.deleteFrom(resource.name).where('id', '=', plan.record.id).compile()));
+      yield* step(tx.appendEvent(changeEvent(resource, 'deleted', plan.record, now)));
+      return { outcome: 'deleted', record: plan.record };
+    case 'create':
+      return { outcome: 'created', record: yield* writeRecord(tx, resource, 'insert', plan.record, now, options.readable) };
+    case 'update':
+      return { outcome: 'updated', record: yield* writeRecord(tx, resource, 'update', plan.record, now, options.readable, plan.current.data) };
   }
-  if (!current) {
-    const fresh = firstGeneration(resource, decision.put, now, options.owner ?? null, id);
-    return { outcome: 'created', record: yield* writeRecord(tx, resource, 'insert', fresh, now, options.readable) };
-  }
-  if (sameData(current.data, decision.put)) return { outcome: 'unchanged', record: current };
-  const next = { ...current, version: current.version + 1, updatedAt: now, data: decision.put };
-  return { outcome: 'updated', record: yield* writeRecord(tx, resource, 'update', next, now, options.readable, current.data) };
 }
 
 /**

@@ -6,6 +6,18 @@ import type { Statements, WriteTransaction } from './statements.js';
 
 const NO_LEASE = { lease_until: null, leased_by: null, lease_token: null };
 
+/** What an attempt's outcome changes on its delivery (the lease ends, whatever the result). */
+export function attemptChanges(record: AttemptRecord, now: string) {
+  return {
+    status: record.status,
+    next_attempt_at: record.nextAttemptAt,
+    last_status_code: record.attempt.statusCode,
+    last_error: storableError(record.attempt.error),
+    ...(record.status === 'delivered' ? { delivered_at: now } : {}),
+    ...NO_LEASE,
+  };
+}
+
 /**
  * Writes an attempt and its outcome in one transaction. The attempt is kept whoever made it; the
  * delivery and its endpoint change only while `token` still holds the lease (a node whose lease
@@ -15,15 +27,7 @@ const NO_LEASE = { lease_until: null, leased_by: null, lease_token: null };
  */
 export function* recordAttempt(tx: WriteTransaction, deliveryId: string, token: string, record: AttemptRecord): Flow<boolean> {
   if (!tx.storable(deliveryId)) return false;
-  const now = new Date().toISOString();
-  const changes = {
-    status: record.status,
-    next_attempt_at: record.nextAttemptAt,
-    last_status_code: record.attempt.statusCode,
-    last_error: storableError(record.attempt.error),
-    ...(record.status === 'delivered' ? { delivered_at: now } : {}),
-    ...NO_LEASE,
-  };
+  const changes = attemptChanges(record, new Date().toISOString());
   // The common case, an outcome that leaves the endpoint alone: the lease check is the update's own
   // condition, and the endpoint is never locked, so nothing can wait in a circle with a deletion.
   if (!record.endpoint && tx.storable(token)) {

@@ -1,4 +1,5 @@
 import type { EventRecord } from '../core/events.js';
+import type { EndpointBacklog } from './outbox-backlog.js';
 
 /** A per-endpoint rate limit: at most `limit` deliveries per `windowMs`, per node. */
 export interface EndpointRateLimit {
@@ -117,6 +118,13 @@ export interface AttemptRecord {
   endpoint?: { failingSince?: string | null; disable?: string };
 }
 
+/** One attempt to record: what `recordAttempt` takes, for a batch. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  leaseToken: string;
+  record: AttemptRecord;
+}
+
 /** A page of an endpoint's deliveries, newest first or oldest first. */
 export interface DeliveryQuery {
   /** Keyset position: deliveries after (oldest first) this seq. */
@@ -165,6 +173,12 @@ export interface Outbox {
    * endpoint change only while `leaseToken` still holds the lease (resolves false otherwise).
    */
   recordAttempt(deliveryId: string, leaseToken: string, record: AttemptRecord): Promise<boolean>;
+  /**
+   * Records many attempts, each as `recordAttempt` would (each all or nothing, the attempt always
+   * kept), in as few transactions as the outcomes allow: those that leave their endpoint alone go
+   * in one. Settles, per outcome in order, to what `recordAttempt` resolves (or why it failed).
+   */
+  recordAttempts(outcomes: AttemptOutcome[]): Promise<PromiseSettledResult<boolean>[]>;
   /** Gives a lease back without an attempt (the endpoint's rate limit deferred it), due again at `nextAttemptAt`. */
   release(deliveryId: string, leaseToken: string, nextAttemptAt: string): Promise<void>;
   /**
@@ -178,4 +192,6 @@ export interface Outbox {
   listDeliveries(endpointId: string, query: DeliveryQuery): Promise<OutboundDelivery[]>;
   /** A delivery's attempts, oldest first. */
   listAttempts(deliveryId: string): Promise<OutboundAttempt[]>;
+  /** Every endpoint's pending deliveries and how old the oldest is (one grouped read: for metrics and the shutdown log). */
+  backlog(): Promise<EndpointBacklog[]>;
 }

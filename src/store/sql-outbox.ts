@@ -1,10 +1,12 @@
 import type { Engine } from './engine.js';
 import { step, type Flow } from './flow.js';
-import type { AttemptRecord, ClaimedDelivery, DeliveryQuery, EndpointDecision, EndpointInput, Lease, OutboundAttempt, OutboundDelivery, Outbox, WebhookEndpoint } from './outbox.js';
+import type { AttemptOutcome, AttemptRecord, ClaimedDelivery, DeliveryQuery, EndpointDecision, EndpointInput, Lease, OutboundAttempt, OutboundDelivery, Outbox, WebhookEndpoint } from './outbox.js';
+import { backlog, type EndpointBacklog } from './outbox-backlog.js';
 import { listAttempts, recordAttempt, release } from './outbox-attempts.js';
 import { anyDue, claimDelivery, claimDue } from './outbox-claims.js';
 import { anyBehind, deriveDeliveries, type Derived } from './outbox-derive.js';
 import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointUpdate } from './outbox-endpoints.js';
+import { recordLeased } from './outbox-record-batch.js';
 import { replay } from './outbox-replay.js';
 import { toOutboundDelivery } from './outbox-rows.js';
 import type { Statements } from './statements.js';
@@ -57,6 +59,13 @@ export class SqlOutbox implements Outbox {
     return this.engine.transaction((tx) => recordAttempt(tx, deliveryId, leaseToken, record));
   }
 
+  async recordAttempts(outcomes: AttemptOutcome[]): Promise<PromiseSettledResult<boolean>[]> {
+    // One transaction for the common case; if it fails (a deadlock between nodes whose leases ran
+    // out, a lost connection) every outcome is recorded on its own below, so none is dropped for another's sake.
+    const recorded = await this.engine.transaction((tx) => recordLeased(tx, outcomes)).catch(() => new Set<string>());
+    return Promise.allSettled(outcomes.map((o) => (recorded.has(o.deliveryId) ? true : this.recordAttempt(o.deliveryId, o.leaseToken, o.record))));
+  }
+
   release(deliveryId: string, leaseToken: string, nextAttemptAt: string): Promise<void> {
     return this.engine.write((s) => release(s, deliveryId, leaseToken, nextAttemptAt));
   }
@@ -75,6 +84,10 @@ export class SqlOutbox implements Outbox {
 
   listAttempts(deliveryId: string): Promise<OutboundAttempt[]> {
     return this.engine.read((s) => listAttempts(s, deliveryId));
+  }
+
+  backlog(): Promise<EndpointBacklog[]> {
+    return this.engine.read((s) => backlog(s));
   }
 }
 

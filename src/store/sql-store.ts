@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { deleteDocument, ensureDocument, getDocument, listDocuments, liveDocumentIds, putDocument } from './documents.js';
 import type { ClaimResult, Engine } from './engine.js';
 import { EventSignal } from './event-signal.js';
+import type { HitCounter } from './hit-counter.js';
 import { getEvent, listEvents, type EventQuery, type EventVisibility } from './event-query.js';
 import { completeIdempotencyKey, type IdempotencyClaim, type IdempotencyEntry } from './idempotency.js';
 import { importRecords, type ImportOptions, type ImportSet } from './import-records.js';
@@ -44,6 +45,7 @@ export class SqlStore implements Store {
 
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
   readonly storage = new StorageWatch();
+  readonly hitCounter?: HitCounter;
   readonly size?: () => Promise<StoreSize>;
   private readonly engine: Engine;
 
@@ -53,6 +55,7 @@ export class SqlStore implements Store {
     this.engine = watchedEngine(engine, this.storage);
     engine = this.engine;
     this.onCommitBatch = engine.onCommitBatch?.bind(engine);
+    this.hitCounter = engine.hitCounter;
     this.size = engine.size?.bind(engine);
     this.inbox = new SqlInbox(engine, this.appended);
     this.outbox = new SqlOutbox(engine);
@@ -105,13 +108,17 @@ export class SqlStore implements Store {
 
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options: WriteOptions = {}): Promise<StoredRecord> {
     // An auto id can meet a record a PUT created at a client-chosen id; drawing again moves past it.
-    const write = this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
+    const write = this.engine.insertRecord
+      ? this.engine.insertRecord(resource, data, options)
+      : this.engine.transaction((tx) => insertRecord(tx, resource, data, options), 3);
     return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), () => true);
   }
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
-    const write = this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
+    const write = this.engine.mutateRecord
+      ? this.engine.mutateRecord(resource, id, decide, options)
+      : this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
     return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), (m) => m.outcome !== 'unchanged');
   }
 

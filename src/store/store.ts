@@ -5,6 +5,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page, ReferencingQuery } from './list-query.js';
 import type { IdempotencyEntry, IdempotencyClaim, IdempotencyCompletion } from './idempotency.js';
 import type { ImportOptions, ImportSet } from './import-records.js';
+import type { HitCounter } from './hit-counter.js';
 import type { Inbox } from './inbox.js';
 import type { Outbox } from './outbox.js';
 import type { StorageWatch } from './storage-watch.js';
@@ -19,7 +20,9 @@ export type Decision =
 
 /**
  * Decides, from the current record (undefined when there is none), what to write. It runs inside
- * the write transaction with the record locked, so checks it makes (If-Match, patches) are atomic.
+ * the write transaction with the record locked, or on a committed read whose write then applies
+ * only if the record is still that one (else it is asked again, locked), so checks it makes
+ * (If-Match, patches) are atomic. It must depend on nothing but `current`.
  * It may throw a DomainError to abort the write.
  */
 export type Decide = (current: StoredRecord | undefined) => Decision;
@@ -159,6 +162,12 @@ export interface Store {
    * Observers (metrics) live above the store; the store itself knows nothing of them.
    */
   readonly onCommitBatch?: (listener: (size: number) => void) => () => void;
+
+  /**
+   * Present where every node sharing the database can share rate-limit counts (PostgreSQL): a
+   * counter in the database itself. Rejects with StoreUnavailableError when the database is away.
+   */
+  readonly hitCounter?: HitCounter;
 
   /**
    * Present where the engine can measure the database cheaply (catalog and file sizes, two index

@@ -11,6 +11,8 @@ export function watchedEngine(engine: Engine, watch: StorageWatch): Engine {
     write: (flow) => watch.observe(engine.write(flow)),
     transaction: (flow, attempts) => watch.observe(engine.transaction(flow, attempts)),
     claimIdempotencyKey: (claim) => watch.observe(engine.claimIdempotencyKey(claim)),
+    insertRecord: (resource, data, options) => watch.observe(engine.insertRecord!(resource, data, options)),
+    mutateRecord: (resource, id, decide, options) => watch.observe(engine.mutateRecord!(resource, id, decide, options)),
   };
   // Other properties are read through to the engine (its prototype here); methods are bound to it, so none runs with `this` set to the wrapper.
   const out = Object.create(engine) as Record<string, unknown>;

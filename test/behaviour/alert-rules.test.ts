@@ -13,11 +13,8 @@ const DIR = join(ROOT, 'examples', 'prometheus');
 const RULES = join(DIR, 'alerts.yml');
 const RULE_TESTS = join(DIR, 'alerts.test.yml');
 
-/**
- * Names the rules may use that a Restwell scrape does not show: `up`, which Prometheus itself
- * writes for every target, and the outbound backlog metrics, which the outbox exposes per endpoint.
- */
-const EXTERNAL_NAMES = new Set(['up', 'restwell_outbound_pending_deliveries', 'restwell_outbound_oldest_pending_seconds', 'restwell_outbound_given_up_total']);
+/** The one name the rules may use that a Restwell scrape does not show: `up`, which Prometheus itself writes for every target. */
+const EXTERNAL_NAMES = new Set(['up']);
 /** PromQL's words that look like names. */
 const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'inf', 'nan']);
 /** A Prometheus duration: units from years down to milliseconds, each at most once and in order. */

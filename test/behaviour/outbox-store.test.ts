@@ -247,6 +247,52 @@ for (const engine of engines) {
       assert.equal(await outbox.recordAttempt(d!.id, manual!.leaseToken, outcome(2, 'delivered')), false);
     });
 
+    test('attempts recorded in a batch: each as on its own (lease held, lease lost, endpoint health, a taken number); the backlog per endpoint', async () => {
+      const e = await outbox.createEndpoint(endpoint({ eventTypes: ['people.updated'] }), null);
+      const quiet = await outbox.createEndpoint(endpoint({ eventTypes: ['nothing.ever'] }), null);
+      for (const name of ['batch-1', 'batch-2', 'batch-3', 'batch-4', 'batch-5']) {
+        const p = await store.insert(people, { name });
+        await store.mutate(people, p.id, (cur) => ({ put: { ...cur!.data, name: `${name}-b` } }));
+      }
+      const l = lease('n1');
+      const { claimed } = await outbox.deriveDeliveries(100, l);
+      assert.equal(claimed.length, 5);
+      const [ok1, ok2, stale, failing, numbered] = claimed as [(typeof claimed)[0], (typeof claimed)[0], (typeof claimed)[0], (typeof claimed)[0], (typeof claimed)[0]];
+      // An attempt under number 1 exists already for `numbered` (a lease given back and claimed again reuses a number).
+      await outbox.recordAttempt(numbered.delivery.id, 'not-the-token', outcome(1, 'pending'));
+      const settled = await outbox.recordAttempts([
+        { deliveryId: ok1.delivery.id, leaseToken: l.token, record: outcome(1, 'delivered') },
+        { deliveryId: ok2.delivery.id, leaseToken: l.token, record: outcome(1, 'delivered') },
+        { deliveryId: stale.delivery.id, leaseToken: 'a-lease-that-ran-out', record: outcome(1, 'delivered') },
+        { deliveryId: failing.delivery.id, leaseToken: l.token, record: outcome(1, 'pending', { endpoint: { failingSince: '2026-01-01T00:00:00.000Z' } }) },
+        { deliveryId: numbered.delivery.id, leaseToken: l.token, record: outcome(1, 'delivered') },
+      ]);
+      assert.deepEqual(settled.map((r) => (r.status === 'fulfilled' ? r.value : r.reason)), [true, true, false, true, true]);
+      const byId = new Map((await allDeliveries(outbox, e.id)).map((d) => [d.id, d]));
+      for (const c of [ok1, ok2, numbered]) {
+        const d = byId.get(c.delivery.id)!;
+        assert.equal(d.status, 'delivered');
+        assert.equal(d.lastStatusCode, 200);
+        assert.ok(d.deliveredAt);
+      }
+      assert.equal(byId.get(stale.delivery.id)!.status, 'pending', 'a lease that ran out changes nothing');
+      assert.equal(byId.get(stale.delivery.id)!.lastStatusCode, null);
+      assert.deepEqual((await outbox.listAttempts(stale.delivery.id)).map((a) => a.number), [1], 'but its attempt is kept');
+      assert.equal(byId.get(failing.delivery.id)!.lastError, 'HTTP 500');
+      assert.equal((await outbox.getEndpoint(e.id))!.failingSince, '2026-01-01T00:00:00.000Z', 'an outcome with endpoint health goes the one-at-a-time way');
+      assert.deepEqual((await outbox.listAttempts(numbered.delivery.id)).map((a) => [a.number, a.statusCode]), [[1, 500], [2, 200]], 'a taken number moves to the next free one');
+      assert.deepEqual((await outbox.listAttempts(ok1.delivery.id)).map((a) => [a.number, a.responseExcerpt]), [[1, 'ok']]);
+
+      const backlog = new Map((await outbox.backlog()).map((b) => [b.endpointId, b]));
+      // Pending: `stale` (still leased to n1) and `failing` (waiting for its retry).
+      assert.equal(backlog.get(e.id)!.pending, 2);
+      assert.equal(backlog.get(e.id)!.oldestCreatedAt, [stale, failing].map((c) => c.delivery.createdAt).sort()[0]);
+      assert.deepEqual(backlog.get(quiet.id), { endpointId: quiet.id, pending: 0, oldestCreatedAt: null });
+      await outbox.updateEndpoint(e.id, () => ({ delete: true }));
+      await outbox.updateEndpoint(quiet.id, () => ({ delete: true }));
+      assert.equal((await outbox.backlog()).some((b) => b.endpointId === e.id), false, 'a deleted endpoint has no series left');
+    });
+
     test('replay: failed only, everything since, and events from before the endpoint existed', async () => {
       await store.insert(pets, { name: 'old-1' });
       await store.insert(pets, { name: 'old-2' });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import type { AppContext } from '../context.js';
 import { inboundOutcome, UNMATCHED_ROUTE, type AppMetrics } from './app-metrics.js';
 import { opsState } from './ops-state.js';
+import { registerOutboxMetrics } from './outbox-metrics.js';
 import { loggableUrl } from './loggable-url.js';
 import { registerStreamMetrics } from './stream-metrics.js';
 import { registerStorageMetrics } from './storage-metrics.js';
@@ -28,6 +29,7 @@ export function registerOps(app: FastifyInstance, ctx: AppContext): void {
   const logRequests = logsRequests(app);
   if (metrics) {
     const stopBatches = ctx.store.onCommitBatch?.((size) => metrics.commitBatch(size));
+    registerOutboxMetrics(app, ctx, metrics.registry);
     ctx.outbound.onAttempt = (result) => metrics.outboundAttempt(result.ok ? 'delivered' : result.blocked ? 'blocked' : result.statusCode === null ? 'network_error' : 'http_error');
     const stopStreams = registerStreamMetrics(metrics.registry, eventStreams(ctx, app.log));
     registerStorageMetrics(metrics.registry, ctx, app.log);

@@ -8,6 +8,7 @@ import { accessCheck, rulesFor, type ResourceOperation } from '../access.js';
 import type { RateLimitPolicy } from '../auth-config.js';
 import { BearerError, IssuerUnavailableError, type Principal } from '../principal.js';
 import { rateLimitHeaders } from '../rate-limiter.js';
+import { RateLimitUnavailableError } from '../shared-counts.js';
 import { sendBearerError, sendInsufficientScope } from './challenge.js';
 
 /** The access rules a route enforces; undefined for open routes with no rule at all. */
@@ -53,7 +54,16 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
     }
     if (policy) {
       // Anonymous and failed attempts count against the client address, so guessing costs quota too.
-      const result = ctx.auth.limiter.hit(policy, principal?.rateKey ?? `ip:${request.ip}`);
+      let result;
+      try {
+        // Counting in memory answers at once; a count the cluster shares is a round trip.
+        const counted = ctx.auth.limiter.hit(policy, principal?.rateKey ?? `ip:${request.ip}`);
+        result = counted instanceof Promise ? await counted : counted;
+      } catch (err) {
+        if (!(err instanceof RateLimitUnavailableError)) throw err;
+        reply.header('retry-after', '5');
+        return sendProblem(request, reply, 'unavailable', err.message);
+      }
       reply.headers(rateLimitHeaders(result));
       if (!result.allowed) {
         reply.header('retry-after', String(result.resetSeconds));

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { EventRow } from '../records.js';
-import { eventsChannel } from './postgres-listener.js';
 import { LOCK } from './postgres-locks.js';
 
 /*
@@ -25,14 +24,13 @@ import { LOCK } from './postgres-locks.js';
 
 /**
  * Inserts a change's event; the shared lock is taken in the same statement, before `seq` is drawn.
- * The same statement announces the append to other nodes (NOTIFY, delivered only at commit, once
- * per transaction however many events it appends; see postgres-listener.ts).
+ * Other nodes are told after commit (postgres-announcer.ts), not by a NOTIFY in the transaction.
  */
 export async function appendEvent(client: pg.PoolClient, schemaKey: number, e: EventRow): Promise<void> {
   await client.query(
-    `WITH l AS (SELECT pg_advisory_xact_lock_shared($7, $8)), n AS (SELECT pg_notify($10, ''))
-     INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT $1, $2, $3, $4, $5, $6, $9 FROM l, n`,
-    [e.id, e.type, e.resource, e.record_id, e.data, e.created_at, LOCK.events, schemaKey, e.owner, eventsChannel(schemaKey)],
+    `WITH l AS (SELECT pg_advisory_xact_lock_shared($7, $8))
+     INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT $1, $2, $3, $4, $5, $6, $9 FROM l`,
+    [e.id, e.type, e.resource, e.record_id, e.data, e.created_at, LOCK.events, schemaKey, e.owner],
   );
 }
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 /** The longest wait between two tries to get the listening connection back. */
 const MAX_BACKOFF_MS = 30_000;
 
-/** The channel a schema's event appends are announced on (NOTIFY at commit, see postgres-events.ts). */
+/** The channel a schema's event appends are announced on (NOTIFY after commit, see postgres-announcer.ts). */
 export function eventsChannel(schemaKey: number): string {
   return `rw_events_${schemaKey >>> 0}`;
 }

@@ -43,6 +43,8 @@ CREATE TABLE IF NOT EXISTS _rw_hook_attempts (
   delivery_id text NOT NULL REFERENCES _rw_hook_deliveries (id) ON DELETE CASCADE, number integer NOT NULL,
   "trigger" text NOT NULL, started_at ${PG_TEXT} NOT NULL, status_code integer, latency_ms integer NOT NULL,
   response_excerpt text, error text, node text NOT NULL, PRIMARY KEY (delivery_id, number));
+CREATE UNLOGGED TABLE IF NOT EXISTS _rw_rate_counters (
+  policy text NOT NULL, key text NOT NULL, count int8 NOT NULL, window_end timestamptz NOT NULL, PRIMARY KEY (policy, key));
 CREATE INDEX IF NOT EXISTS _rw_idempotency_expiry ON _rw_idempotency (expires_at);
 CREATE INDEX IF NOT EXISTS _rw_documents_expiry ON _rw_documents (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS _rw_retention (log text PRIMARY KEY, through bigint NOT NULL, through_at text NOT NULL);

@@ -5,9 +5,10 @@ import { StoreUnavailableError } from '../errors.js';
 import { runLater } from '../flow.js';
 import type { EventRow } from '../records.js';
 import { indexName } from '../schema-plan.js';
-import type { Row, RowWrite, WriteTransaction } from '../statements.js';
+import type { Row, RowWrite, Statements, WriteTransaction } from '../statements.js';
 import { missingReference, referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
 import { fullOr, pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
+import type { AppendAnnouncer } from './postgres-announcer.js';
 import { appendEvent } from './postgres-events.js';
 import { pgTypes } from './postgres-kysely.js';
 import { LOCK } from './postgres-locks.js';
@@ -22,7 +23,7 @@ export class RetryWrite extends Error {
 
 /** Opens write transactions on the pool. */
 export class Writer {
-  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number) {}
+  constructor(private readonly pool: pg.Pool, private readonly schemaKey: number, private readonly announcer: AppendAnnouncer) {}
 
   /**
    * Runs `work` in one transaction and resolves after COMMIT. Any error rolls back; a lost
@@ -37,6 +38,7 @@ export class Writer {
       await client.query('BEGIN');
       const result = await work(tx);
       await client.query('COMMIT');
+      if (tx.appended) this.announcer.announce();
       return result;
     } catch (err) {
       const mapped = unavailableOr(err);
@@ -57,6 +59,8 @@ export class Writer {
 export class PostgresTransaction extends PostgresStatements implements WriteTransaction {
   /** What the last record write was, to explain a constraint failure. */
   private attempt?: RowWrite;
+  /** Whether an event was appended, to announce after commit. */
+  appended = false;
 
   constructor(private readonly client: pg.PoolClient, private readonly schemaKey: number) {
     super(client);
@@ -93,6 +97,7 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
   }
 
   appendEvent(event: EventRow): Promise<void> {
+    this.appended = true;
     return appendEvent(this.client, this.schemaKey, event);
   }
 
@@ -130,24 +135,33 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
    * (each waits for a connection the others hold).
    */
   async explain(err: unknown): Promise<unknown> {
-    const state = sqlState(err);
-    const attempt = this.attempt;
-    if (!attempt || (state !== '23505' && state !== '23503')) return err;
-    const { resource, how, record } = attempt;
-    const constraint = (err as pg.DatabaseError).constraint;
-    if (state === '23503') {
-      if (how === 'delete') return referencedConflict(resource, record.id!);
-      const field = resource.fields.find((f) => f.type === 'reference' && pgIdentifier(`${resource.name}_${f.name}_fkey`) === constraint);
-      return field ? missingReference(field, record.data[field.name]) : err;
-    }
-    if (constraint === pgIdentifier(`${resource.name}_pkey`)) {
-      // Someone else created this id first (a PUT racing ours, or a PUT at the id our POST drew).
-      return new RetryWrite(uniqueConflict(resource, 'id', record.id));
-    }
-    const field = resource.fields.find((f) => f.unique && pgIdentifier(indexName(resource.name, f.name, true)) === constraint);
-    if (!field) return err;
-    const value = record.data[field.name];
-    const holder = await runLater(uniqueHolder(this, resource, field, value, record.id)).catch(() => undefined);
-    return uniqueConflict(resource, field.name, value, holder);
+    return explainWriteError(err, this.attempt, this);
   }
+}
+
+/**
+ * A write's constraint failure (by SQLSTATE and constraint name, never by message) as the domain
+ * error, or RetryWrite when running again resolves it; anything else is returned as it is. The
+ * holder of a unique value is looked up through `statements`, which must not hold a connection
+ * another lookup waits for (see PostgresTransaction.explain).
+ */
+export async function explainWriteError(err: unknown, attempt: RowWrite | undefined, statements: Statements): Promise<unknown> {
+  const state = sqlState(err);
+  if (!attempt || (state !== '23505' && state !== '23503')) return err;
+  const { resource, how, record } = attempt;
+  const constraint = (err as pg.DatabaseError).constraint;
+  if (state === '23503') {
+    if (how === 'delete') return referencedConflict(resource, record.id!);
+    const field = resource.fields.find((f) => f.type === 'reference' && pgIdentifier(`${resource.name}_${f.name}_fkey`) === constraint);
+    return field ? missingReference(field, record.data[field.name]) : err;
+  }
+  if (constraint === pgIdentifier(`${resource.name}_pkey`)) {
+    // Someone else created this id first (a PUT racing ours, or a PUT at the id our POST drew).
+    return new RetryWrite(uniqueConflict(resource, 'id', record.id));
+  }
+  const field = resource.fields.find((f) => f.unique && pgIdentifier(indexName(resource.name, f.name, true)) === constraint);
+  if (!field) return err;
+  const value = record.data[field.name];
+  const holder = await runLater(uniqueHolder(statements, resource, field, value, record.id)).catch(() => undefined);
+  return uniqueConflict(resource, field.name, value, holder);
 }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboundConfig } from '../../config/types.js';
 import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox } from '../../store/outbox.js';
+import { AttemptRecorder } from './attempt-recorder.js';
 import { EndpointRates } from './endpoint-rate.js';
 import { automaticOutcome, manualOutcome } from './retry-policy.js';
 import { openHeaders } from './sealed-headers.js';
@@ -21,6 +22,10 @@ export interface DispatcherOptions {
   log: () => FastifyBaseLogger | undefined;
   /** Told the result of every attempt as soon as the receiver answered (or did not): metrics. */
   observe?: (result: SendResult) => void;
+  /** Counts deliveries against endpoints' rate limits (shared by the nodes where so configured); default this node's own. */
+  rates?: EndpointRates;
+  /** Told of every delivery given up on (its last automatic attempt failed, and that is recorded): metrics. */
+  gaveUp?: (claim: ClaimedDelivery) => void;
 }
 
 // Time a lease leaves beyond one attempt's own limits: claiming, signing and recording the outcome.
@@ -29,6 +34,13 @@ const LEASE_MARGIN_MS = 10_000;
 const DERIVE_BATCH = 500;
 // Outcomes waiting to be written, per slot, before claiming stops: bounds memory when the database is slower than the receivers.
 const RECORDING_FACTOR = 4;
+// Claims held per slot: as many again as are being sent wait in the queue, so a slot that frees takes
+// the next delivery at once instead of waiting for a claim's round trips (the sends would otherwise
+// stall in step with the claims, all in flight, then none).
+const CLAIM_AHEAD = 2;
+// Part of the slots that must be free before a freed slot starts a claim pass: a pass costs the same
+// round trips for one delivery as for hundreds, and the queue keeps the slots busy meanwhile.
+const REFILL_PART = 4;
 // After a pass that found nothing, a commit signal waits this long since that pass before the next one:
 // a write burst that no endpoint subscribes to then costs at most 200 empty passes a second instead of
 // one per commit (13% of a durable POST's CPU in the profile), and the first event after a quiet spell
@@ -46,15 +58,23 @@ const EMPTY_PASS_GAP_MS = 5;
 export class Dispatcher implements ManualAttempts {
   /** This node's name in leases and in the attempt log. */
   readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  private readonly rates = new EndpointRates();
+  private readonly rates: EndpointRates;
   private readonly queue: ClaimedDelivery[] = [];
   /** Sends under way: each holds one of `concurrency` slots until its response (or failure) is in. */
   private readonly inflight = new Set<Promise<unknown>>();
   /** Outcomes being written: a send's slot frees as soon as it is answered, so waiting for a commit never idles the network. */
   private readonly recording = new Set<Promise<unknown>>();
   private readonly leaseMs: number;
+  /** Writes automatic attempts' outcomes in batches, a transaction for all answered meanwhile. */
+  private readonly recorder: AttemptRecorder;
   private pumping = false;
   private again = false;
+  /**
+   * New events may be in the log (a commit signal, a poll, a derive that left more): the next pass
+   * derives. Passes that only refill slots from a backlog (a replay, retries) skip the derive's reads,
+   * which find nothing there and cost round trips (and on some engines wait for writers) every pass.
+   */
+  private deriveWanted = true;
   /** The last claim pass stopped because every slot was taken, so there may be more to claim once one frees. */
   private saturated = false;
   private stopped = true;
@@ -67,6 +87,8 @@ export class Dispatcher implements ManualAttempts {
 
   constructor(private readonly o: DispatcherOptions) {
     this.leaseMs = o.settings.connectTimeoutMs + o.settings.timeoutMs + LEASE_MARGIN_MS;
+    this.rates = o.rates ?? new EndpointRates();
+    this.recorder = new AttemptRecorder(o.outbox);
   }
 
   /** Starts delivering: at once, after every commit that appends events, and every poll interval. */
@@ -74,7 +96,10 @@ export class Dispatcher implements ManualAttempts {
     if (!this.stopped) return;
     this.stopped = false;
     this.unlisten = this.o.onEventsAppended(() => this.signalled());
-    this.timer = setInterval(() => this.pump(), this.o.settings.pollIntervalMs);
+    this.timer = setInterval(() => {
+      this.deriveWanted = true;
+      this.pump();
+    }, this.o.settings.pollIntervalMs);
     this.timer.unref();
     this.pump();
   }
@@ -93,6 +118,23 @@ export class Dispatcher implements ManualAttempts {
     const now = new Date().toISOString();
     await Promise.allSettled([...this.inflight, ...unsent.map((c) => this.o.outbox.release(c.delivery.id, c.leaseToken, now))]);
     await Promise.allSettled([...this.recording]);
+    await this.logLeftPending();
+  }
+
+  /** One line at shutdown: how many deliveries are still pending (for this node or another to send). */
+  private async logLeftPending(): Promise<void> {
+    const log = this.o.log();
+    if (!log) return;
+    try {
+      const backlog = await this.o.outbox.backlog();
+      const pending = backlog.reduce((n, b) => n + b.pending, 0);
+      const endpoints = backlog.filter((b) => b.pending > 0).length;
+      const line = { pending, endpoints, node: this.node };
+      if (pending) log.warn(line, `webhook dispatcher stopped with ${pending} deliveries pending to ${endpoints} endpoint(s); they are sent once a dispatcher runs again`);
+      else log.info(line, 'webhook dispatcher stopped with no deliveries pending');
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'webhook dispatcher stopped; the deliveries left pending could not be counted');
+    }
   }
 
   /** Makes one attempt at a delivery now, for a user (`POST …/attempts`), whatever its status. */
@@ -104,11 +146,11 @@ export class Dispatcher implements ManualAttempts {
     return attempt;
   }
 
-  /** Slots left for claims: concurrency less what is being sent or waits to be; none while too many outcomes wait to be written. */
+  /** Claims to make: CLAIM_AHEAD times the concurrency, less what is being sent or waits to be; none while too many outcomes wait to be written. */
   private free(): number {
     const { concurrency } = this.o.settings;
     if (this.recording.size >= concurrency * RECORDING_FACTOR) return 0;
-    return concurrency - this.inflight.size - this.queue.length;
+    return concurrency * CLAIM_AHEAD - this.inflight.size - this.queue.length;
   }
 
   private lease(): Lease {
@@ -118,6 +160,7 @@ export class Dispatcher implements ManualAttempts {
 
   /** New events may be in the log: a pass now, or once EMPTY_PASS_GAP_MS has passed since a pass that found nothing. */
   private signalled(): void {
+    this.deriveWanted = true;
     if (this.deferred) return;
     const wait = this.emptyPassEndedAt + EMPTY_PASS_GAP_MS - performance.now();
     if (this.emptyPassEndedAt === 0 || wait <= 0) return this.pump();
@@ -137,12 +180,16 @@ export class Dispatcher implements ManualAttempts {
     this.pumping = true;
     void this.claimAll()
       .then((found) => (this.emptyPassEndedAt = found ? 0 : performance.now()))
-      .catch((err) => this.o.log()?.error({ err: (err as Error).message }, 'webhook dispatcher could not claim deliveries; retrying at the next poll'))
+      .catch((err) => {
+        this.deriveWanted = true;
+        this.o.log()?.error({ err: (err as Error).message }, 'webhook dispatcher could not claim deliveries; retrying at the next poll');
+      })
       .finally(() => {
         this.pumping = false;
         if (this.again) {
           this.again = false;
-          this.signalled();
+          if (this.deriveWanted) this.signalled();
+          else this.pump();
         }
       });
   }
@@ -157,7 +204,10 @@ export class Dispatcher implements ManualAttempts {
         this.saturated = true;
         return true;
       }
-      const derived = await this.o.outbox.deriveDeliveries(Math.min(this.free(), DERIVE_BATCH), this.lease());
+      const derive = this.deriveWanted;
+      this.deriveWanted = false;
+      const derived = derive ? await this.o.outbox.deriveDeliveries(Math.min(this.free(), DERIVE_BATCH), this.lease()) : { claimed: [], derived: 0, more: false };
+      if (derived.more) this.deriveWanted = true;
       this.enqueue(derived.claimed);
       const want = this.free();
       const due = want > 0 && !this.stopped ? await this.o.outbox.claimDue(want, this.lease()) : [];
@@ -176,10 +226,10 @@ export class Dispatcher implements ManualAttempts {
       this.inflight.add(run);
       void run.finally(() => {
         this.inflight.delete(run);
-        // A freed slot: take the next one queued, or claim more if the last pass left work behind
-        // (otherwise the next commit signal or poll does: a claim pass per finished send would cost a write each).
+        // A freed slot: take the next one queued, and claim more if the last pass left work behind once
+        // enough slots are free (otherwise the next commit signal or poll does: a claim pass per finished send would cost a write each).
         if (this.queue.length) this.enqueue([]);
-        else if (this.saturated) this.pump();
+        if (this.saturated && this.free() >= Math.ceil(this.o.settings.concurrency / REFILL_PART)) this.pump();
       });
     }
   }
@@ -193,7 +243,7 @@ export class Dispatcher implements ManualAttempts {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(now).toISOString());
       return;
     }
-    const later = this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
+    const later = await this.rates.take(claim.endpoint.id, claim.endpoint.rateLimit, now);
     if (later !== undefined) {
       await this.o.outbox.release(claim.delivery.id, claim.leaseToken, new Date(later).toISOString());
       return;
@@ -227,8 +277,12 @@ export class Dispatcher implements ManualAttempts {
     };
     const outcome = trigger === 'manual' ? manualOutcome(claim, result) : automaticOutcome(claim, result, this.o.settings, new Date());
     const { deliveryId: _, ...logged } = attempt;
-    const recorded = this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, { attempt: logged, ...outcome }).then(
-      () => {
+    const record = { attempt: logged, ...outcome };
+    const written =
+      trigger === 'manual' ? this.o.outbox.recordAttempt(claim.delivery.id, claim.leaseToken, record) : this.recorder.record({ deliveryId: claim.delivery.id, leaseToken: claim.leaseToken, record });
+    const recorded = written.then(
+      (held) => {
+        if (held && trigger === 'automatic' && outcome.status === 'failed') this.gaveUpOn(claim, attempt);
         if (outcome.endpoint?.disable) this.o.log()?.warn({ endpoint: claim.endpoint.id, url: claim.endpoint.url }, `webhook endpoint disabled: ${outcome.endpoint.disable}`);
       },
       (err: unknown) => {
@@ -237,6 +291,14 @@ export class Dispatcher implements ManualAttempts {
       },
     );
     return { attempt, recorded };
+  }
+
+  /** A delivery given up on: a warning an operator can alert on (no payload, no URL: it may hold credentials), and the metric. */
+  private gaveUpOn(claim: ClaimedDelivery, attempt: OutboundAttempt): void {
+    const { delivery, endpoint } = claim;
+    const line = { endpoint: endpoint.id, delivery: delivery.id, eventType: delivery.eventType, attempts: attempt.number, lastStatus: attempt.statusCode, lastError: attempt.error?.slice(0, 300) ?? null };
+    this.o.log()?.warn(line, `webhook delivery given up after ${attempt.number} attempt(s); it stays failed until replayed (POST …/replays) or retried by hand`);
+    this.o.gaveUp?.(claim);
   }
 
   private async deliver(claim: ClaimedDelivery, now: number): Promise<SendResult> {

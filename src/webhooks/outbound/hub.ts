@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { SharedCounts } from '../../auth/shared-counts.js';
 import type { OutboundConfig } from '../../config/types.js';
 import type { Store } from '../../store/store.js';
 import { eventBody } from './delivery-body.js';
 import { Dispatcher } from './dispatcher.js';
+import { EndpointRates } from './endpoint-rate.js';
 import { AesSecretBox } from './secret-box.js';
 import type { ResolvedSecretKey } from './secret-key.js';
 import { WebhookSender } from './sender.js';
@@ -17,6 +19,8 @@ export class OutboundHub {
   log?: FastifyBaseLogger;
   /** Told the result of every delivery attempt this node makes (the app counts them for its metrics). */
   onAttempt?: (result: SendResult) => void;
+  /** Told of every delivery this node gives up on (the app counts them per endpoint for its metrics). */
+  onGiveUp?: (endpointId: string) => void;
   private readonly sender: WebhookSender;
 
   constructor(
@@ -24,6 +28,8 @@ export class OutboundHub {
     store: Store,
     readonly key: ResolvedSecretKey,
     publicUrl: string | undefined,
+    /** Counts the nodes share, so endpoints' rate limits hold for the cluster; without, each node counts its own. */
+    shared?: SharedCounts,
   ) {
     this.settings = settings;
     this.secrets = new AesSecretBox(key.key);
@@ -37,6 +43,8 @@ export class OutboundHub {
       onEventsAppended: (listener) => store.onEventsAppended(listener),
       log: () => this.log,
       observe: (result) => this.onAttempt?.(result),
+      rates: new EndpointRates(shared),
+      gaveUp: (claim) => this.onGiveUp?.(claim.endpoint.id),
     });
   }
 
