@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { HitBatch } from '../store/hit-batch.js';
+import { StoreFullError } from '../store/errors.js';
 import type { HitCount, HitCounter } from '../store/hit-counter.js';
 
 /** While the shared counter stays away, a reminder is logged this often (not a line per request). */
@@ -50,7 +51,9 @@ export class SharedCounts {
     const meanwhile = this.failOpen ? 'requests pass, each node counting its own' : 'rate-limited requests get 503';
     if (!this.down) {
       this.down = { since: now, failures: 1, remindedAt: now };
-      this.log?.warn({ rateLimitStore: this.counter.where, err: reason }, `rate-limit counter unavailable (${this.counter.where}): ${reason}; ${meanwhile} until it is back`);
+      // A full disk already has its warning (the storage watch's, once): this one only says what the limits do meanwhile.
+      const level = err instanceof StoreFullError ? 'info' : 'warn';
+      this.log?.[level]({ rateLimitStore: this.counter.where, err: reason }, `rate-limit counter unavailable (${this.counter.where}): ${reason}; ${meanwhile} until it is back`);
       return;
     }
     this.down.failures++;
