@@ -143,6 +143,12 @@ export class Dispatcher implements ManualAttempts {
     return attempt;
   }
 
+  /** A replay queued deliveries again: a pass now (deriving too, as the endpoint's cursor may have moved back), not at the next poll. */
+  wake(): void {
+    this.deriveWanted = true;
+    this.pump();
+  }
+
   /** Claims to make: CLAIM_AHEAD times the concurrency, less what is being sent or waits to be; none while too many outcomes wait to be written. */
   private free(): number {
     const { concurrency } = this.o.settings;
