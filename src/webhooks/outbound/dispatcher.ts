@@ -44,9 +44,11 @@ const CLAIM_AHEAD_MAX = 3;
 const QUEUE_WAIT_MS = 1000;
 // The send time assumed before any has been measured: one queued per slot.
 const FIRST_SEND_MS = QUEUE_WAIT_MS;
-// Part of the slots that must be free before a freed slot starts a claim pass: a pass costs the same
-// round trips for one delivery as for hundreds, and the queue keeps the slots busy meanwhile.
-const REFILL_PART = 4;
+// Part of the claims held (slots and queue) that must be free before a freed slot starts a claim pass:
+// a pass costs the same round trips for one delivery as for hundreds, and the rest of the queue keeps
+// the slots busy meanwhile. A quarter of the slots (64 of 512) made every other pass claim only those
+// 64 while the queue ran dry behind it; half of what is held makes every pass a large one.
+const REFILL_PART = 2;
 // After a pass that found nothing, a commit signal waits this long since that pass before the next one:
 // a write burst that no endpoint subscribes to then costs at most 200 empty passes a second instead of
 // one per commit (13% of a durable POST's CPU in the profile), and the first event after a quiet spell
@@ -165,10 +167,14 @@ export class Dispatcher implements ManualAttempts {
    * while too many outcomes wait to be written.
    */
   private free(): number {
-    const { concurrency } = this.o.settings;
-    if (this.recording.size >= concurrency * RECORDING_FACTOR) return 0;
+    if (this.recording.size >= this.o.settings.concurrency * RECORDING_FACTOR) return 0;
+    return this.held() - this.inflight.size - this.queue.length;
+  }
+
+  /** Claims held at most, sent or queued: the slots, and up to CLAIM_AHEAD_MAX queued per slot (as many as sends of the recent length fit in QUEUE_WAIT_MS). */
+  private held(): number {
     const ahead = Math.max(1, Math.min(CLAIM_AHEAD_MAX, Math.floor(QUEUE_WAIT_MS / Math.max(this.sendMs, 1))));
-    return concurrency * (1 + ahead) - this.inflight.size - this.queue.length;
+    return this.o.settings.concurrency * (1 + ahead);
   }
 
   private lease(): Lease {
@@ -218,7 +224,10 @@ export class Dispatcher implements ManualAttempts {
     this.saturated = false;
     let found = false;
     while (!this.stopped) {
-      if (this.free() <= 0) {
+      // After a round that claimed, another only once it would be a large one: the sends still queued
+      // keep the slots busy, and a freed slot starts the next pass when enough are free.
+      const free = this.free();
+      if (free <= 0 || (found && free < Math.ceil(this.held() / REFILL_PART))) {
         this.saturated = true;
         return true;
       }
@@ -258,7 +267,7 @@ export class Dispatcher implements ManualAttempts {
         // A freed slot: take the next one queued, and claim more if the last pass left work behind once
         // enough slots are free (otherwise the next commit signal or poll does: a claim pass per finished send would cost a write each).
         if (this.queue.length) this.enqueue([]);
-        if (this.saturated && this.free() >= Math.ceil(this.o.settings.concurrency / REFILL_PART)) this.pump();
+        if (this.saturated && this.free() >= Math.ceil(this.held() / REFILL_PART)) this.pump();
       });
     }
   }
