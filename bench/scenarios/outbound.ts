@@ -143,7 +143,9 @@ async function measureOutbound(ctx: BenchContext, url: string, key: string, even
     connections: ctx.settings.connections,
   };
   const f = (n: number) => Math.round(n).toLocaleString('en');
-  const replay = burst.replay ? `replayed backlog of ${f(burst.replay.queued)}: ${f(burst.replay.rate)} deliveries/s (median of ${burst.replay.rounds})` : `replay: ${burst.replayNote}`;
+  const replay = burst.replay
+    ? `replayed backlog of ${f(burst.replay.queued)} (every round's events): ${f(burst.replay.rate)} deliveries/s from the replay's POST to the last delivery, ${f(burst.replay.spanRate)}/s first → last delivery, the 202 after ${f(burst.replay.answerMs)} ms and the first delivery ${f(burst.replay.firstMs)} ms after it (medians of ${burst.replay.rounds})`
+    : `replay: ${burst.replayNote}`;
   const note = [
     `req/s = deliveries/s: ${f(events)} writes at ${ctx.settings.connections} connections, first write → ${f(events)}-th delivery, median of ${burst.rounds.length} (${rates.map(f).join(' / ')})`,
     `writes reached ${f(med(burst.rounds.map((r) => r.writeRate)))}/s (${f(burst.writesAlone)}/s in the same burst with no endpoint)`,
@@ -308,6 +310,18 @@ async function writeBurst(url: string, amount: number, connections: number): Pro
   return { created, failed: amount - created, lastAnswer };
 }
 
+/** One replay of the backlog, timed from just before its POST. */
+interface ReplayRun {
+  /** Deliveries / (POST sent → last arrival). */
+  rate: number;
+  /** Deliveries / (first → last arrival): the dispatcher's pace once it has started. */
+  spanRate: number;
+  /** POST sent → its 202 (the replay's own transaction). */
+  answerMs: number;
+  /** 202 → the first delivery's arrival. */
+  firstMs: number;
+}
+
 interface Round {
   written: number;
   delivered: number;
@@ -325,8 +339,8 @@ interface Round {
  * Throughput: first one burst of `events` writes with no endpoint (the writes' own pace), then the
  * receiver child, one endpoint, a warm-up burst, then `ROUNDS` bursts of `events`
  * writes; each round from just before the first write until the receiver has every event. Then, when
- * the route exists, the last round's events are replayed (`POST …/replays`): the dispatcher working
- * off a backlog with no writes competing for the CPU.
+ * the route exists, every round's events are replayed (`POST …/replays`), `ROUNDS` times: the
+ * dispatcher working off a backlog with no writes competing for the CPU.
  */
 async function bursts(ctx: BenchContext, url: string, key: string, events: number) {
   const connections = ctx.settings.connections;
@@ -337,7 +351,7 @@ async function bursts(ctx: BenchContext, url: string, key: string, events: numbe
   let failedWrites = 0;
   let extra = 0;
   let warning: string | undefined;
-  let replay: { queued: number; rate: number; rounds: number } | undefined;
+  let replay: { queued: number; rate: number; spanRate: number; answerMs: number; firstMs: number; rounds: number } | undefined;
   let replayNote = 'not run';
   let writesAlone = 0;
   try {
@@ -351,11 +365,11 @@ async function bursts(ctx: BenchContext, url: string, key: string, events: numbe
     const warm = await writeBurst(url, warmupEvents(events), connections);
     await receiverWait(receiver, warm.created, waitMs);
 
-    let lastSince = '';
+    // Before the first round's first write: the replay below takes every round's events, a backlog
+    // ROUNDS times a burst, so the pass that starts it and the last partial batch weigh less in its rate.
+    const since = new Date(Date.now() - 1).toISOString();
     for (let i = 0; i < ROUNDS; i++) {
       await receiverReset(receiver);
-      // Before the first write: the replay below takes events committed from this moment.
-      lastSince = new Date(Date.now() - 1).toISOString();
       const t0 = clock();
       const { created, failed, lastAnswer: writesDone } = await writeBurst(url, events, connections);
       failedWrites += failed;
@@ -382,25 +396,31 @@ async function bursts(ctx: BenchContext, url: string, key: string, events: numbe
     }
 
     if (rounds.length === ROUNDS) {
-      const rates: number[] = [];
+      const runs: ReplayRun[] = [];
       let queued = 0;
       for (let i = 0; i < ROUNDS; i++) {
         await receiverReset(receiver);
         const t0 = clock();
-        const n = await replaySince(url, key, endpoint, lastSince);
+        const n = await replaySince(url, key, endpoint, since);
+        const answered = clock();
         if (typeof n === 'string') {
           replayNote = n;
           break;
         }
         queued = n;
-        const s = await receiverWait(receiver, n, waitMs);
+        const replayWaitMs = 30_000 + n * 2;
+        const s = await receiverWait(receiver, n, replayWaitMs);
         if (s.nth === null) {
-          replayNote = `${s.distinct} of ${n} replayed deliveries arrived within ${Math.round(waitMs / 1000)} s`;
+          replayNote = `${s.distinct} of ${n} replayed deliveries arrived within ${Math.round(replayWaitMs / 1000)} s`;
           break;
         }
-        rates.push(n / ((s.nth - t0) / 1000));
+        runs.push({ rate: n / ((s.nth - t0) / 1000), spanRate: (n - 1) / ((s.nth - s.first) / 1000), answerMs: answered - t0, firstMs: s.first - answered });
+        ctx.progress(`  replay ${i + 1}: ${Math.round(runs[i]!.rate)} deliveries/s (first → last ${Math.round(runs[i]!.spanRate)}/s; 202 after ${Math.round(runs[i]!.answerMs)} ms, first delivery ${Math.round(runs[i]!.firstMs)} ms later)`);
       }
-      if (rates.length === ROUNDS) replay = { queued, rate: rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)], rounds: rates.length };
+      if (runs.length === ROUNDS) {
+        const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+        replay = { queued, rate: med(runs.map((r) => r.rate)), spanRate: med(runs.map((r) => r.spanRate)), answerMs: med(runs.map((r) => r.answerMs)), firstMs: med(runs.map((r) => r.firstMs)), rounds: runs.length };
+      }
     }
   } finally {
     await receiver.stop();

@@ -10,7 +10,7 @@ import { engines, testServer } from '../../src/test-support/test-server.js';
 import type { EndpointInput, WebhookEndpoint } from '../../src/store/outbox.js';
 import { signStandardWebhooks } from '../../src/webhooks/inbound/verifiers/standard-webhooks.js';
 import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
-import { eventually } from './webhooks-support.js';
+import { adminKey, eventually } from './webhooks-support.js';
 
 /** One request the receiver got. */
 interface Received {
@@ -228,3 +228,35 @@ describe('a node with webhooks.outbound.dispatch: false sends nothing', () => {
     }
   });
 });
+
+for (const engine of engines) {
+  describe(`a replay starts the dispatcher at once (${engine.name})`, () => {
+    test('replayed deliveries are sent without waiting for the poll, and so are the events the endpoint never had', async () => {
+      const receiver = new Receiver();
+      await receiver.start();
+      // A poll far beyond the test's patience: only a commit signal or the replay itself can start a pass.
+      const server = await testServer(engine, { ...CONFIG, webhooks: { outbound: { ...OUTBOUND, pollInterval: '1h' } } });
+      try {
+        await server.app.ready();
+        const create = async (name: string) => assert.equal((await server.app.inject({ method: 'POST', url: '/characters', payload: { name } })).statusCode, 201);
+        const since = new Date(Date.now() - 1000).toISOString();
+        // Before the endpoint exists: its replay derives this one's delivery (the cursor moves back).
+        await create('Before');
+        const sealedSecrets = server.context.outbound.secrets.seal([{ secret: generateEndpointSecret(), createdAt: new Date().toISOString() }]);
+        const e = await server.store.outbox.createEndpoint({ url: `${receiver.base}/replayed`, description: null, eventTypes: null, enabled: true, headers: {}, rateLimit: null, sealedSecrets }, null);
+        await create('After');
+        await eventually(async () => receiver.to('/replayed').length === 1, 'the write after the endpoint was made is delivered (its commit signal)');
+        const key = await adminKey(server);
+        const res = await server.app.inject({ method: 'POST', url: `/webhook-endpoints/${e.id}/replays`, headers: { authorization: `Bearer ${key}` }, payload: { since } });
+        assert.equal(res.statusCode, 202, res.body);
+        assert.equal(res.json().queued, 1, 'the delivered one is queued again');
+        const got = await eventually(async () => (receiver.to('/replayed').length >= 3 ? receiver.to('/replayed') : undefined), 'the replayed delivery and the one derived for the earlier event, before any poll');
+        const names = got.map((r) => JSON.parse(r.body).data.name as string);
+        assert.deepEqual(names.slice(1).sort(), ['After', 'Before']);
+      } finally {
+        await server.close();
+        await receiver.close();
+      }
+    });
+  });
+}

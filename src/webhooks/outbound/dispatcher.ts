@@ -34,13 +34,23 @@ const LEASE_MARGIN_MS = 10_000;
 const DERIVE_BATCH = 500;
 // Outcomes waiting to be written, per slot, before claiming stops: bounds memory when the database is slower than the receivers.
 const RECORDING_FACTOR = 4;
-// Claims held per slot: as many again as are being sent wait in the queue, so a slot that frees takes
-// the next delivery at once instead of waiting for a claim's round trips (the sends would otherwise
-// stall in step with the claims, all in flight, then none).
-const CLAIM_AHEAD = 2;
-// Part of the slots that must be free before a freed slot starts a claim pass: a pass costs the same
-// round trips for one delivery as for hundreds, and the queue keeps the slots busy meanwhile.
-const REFILL_PART = 4;
+// Claims queued per slot, at most, beyond the one being sent: a slot that frees takes the next delivery
+// at once instead of waiting for a claim's round trips (the sends would otherwise stall in step with the
+// claims, all in flight, then none). While a backlog is worked off the queue must outlast a whole claim
+// pass, so the deliveries per second are at most the queue's length over a pass's time: with one
+// queued per slot, 256 over a pass of 80 ms (a loaded database) capped them near 3,000/s.
+const CLAIM_AHEAD_MAX = 3;
+// How long a queued claim should wait for a slot, about: the queue holds as many per slot as sends of
+// the usual length fit in this, so slow receivers keep one queued per slot (a claim that waited
+// too long for its lease is given back unsent, then claimed again).
+const QUEUE_WAIT_MS = 1000;
+// The send time assumed before any has been measured: one queued per slot.
+const FIRST_SEND_MS = QUEUE_WAIT_MS;
+// Part of the claims held (slots and queue) that must be free before a freed slot starts a claim pass:
+// a pass costs the same round trips for one delivery as for hundreds, and the rest of the queue keeps
+// the slots busy meanwhile. A quarter of the slots (64 of 512) made every other pass claim only those
+// 64 while the queue ran dry behind it; half of what is held makes every pass a large one.
+const REFILL_PART = 2;
 // After a pass that found nothing, a commit signal waits this long since that pass before the next one:
 // a write burst that no endpoint subscribes to then costs at most 200 empty passes a second instead of
 // one per commit (13% of a durable POST's CPU in the profile), and the first event after a quiet spell
@@ -65,6 +75,8 @@ export class Dispatcher implements ManualAttempts {
   /** Outcomes being written: a send's slot frees as soon as it is answered, so waiting for a commit never idles the network. */
   private readonly recording = new Set<Promise<unknown>>();
   private readonly leaseMs: number;
+  /** How long a slot is held per send, on average lately (ms): how deep the queue of claims may be. */
+  private sendMs = FIRST_SEND_MS;
   /** Writes automatic attempts' outcomes in batches, a transaction for all answered meanwhile. */
   private readonly recorder: AttemptRecorder;
   private pumping = false;
@@ -146,11 +158,26 @@ export class Dispatcher implements ManualAttempts {
     return attempt;
   }
 
-  /** Claims to make: CLAIM_AHEAD times the concurrency, less what is being sent or waits to be; none while too many outcomes wait to be written. */
+  /** A replay queued deliveries again: a pass now (deriving too, as the endpoint's cursor may have moved back), not at the next poll. */
+  wake(): void {
+    this.deriveWanted = true;
+    this.pump();
+  }
+
+  /**
+   * Claims to make: the slots and the queue's length (up to CLAIM_AHEAD_MAX per slot, as many as
+   * sends of the recent length fit in QUEUE_WAIT_MS), less what is being sent or waits to be; none
+   * while too many outcomes wait to be written.
+   */
   private free(): number {
-    const { concurrency } = this.o.settings;
-    if (this.recording.size >= concurrency * RECORDING_FACTOR) return 0;
-    return concurrency * CLAIM_AHEAD - this.inflight.size - this.queue.length;
+    if (this.recording.size >= this.o.settings.concurrency * RECORDING_FACTOR) return 0;
+    return this.held() - this.inflight.size - this.queue.length;
+  }
+
+  /** Claims held at most, sent or queued: the slots, and up to CLAIM_AHEAD_MAX queued per slot (as many as sends of the recent length fit in QUEUE_WAIT_MS). */
+  private held(): number {
+    const ahead = Math.max(1, Math.min(CLAIM_AHEAD_MAX, Math.floor(QUEUE_WAIT_MS / Math.max(this.sendMs, 1))));
+    return this.o.settings.concurrency * (1 + ahead);
   }
 
   private lease(): Lease {
@@ -200,18 +227,32 @@ export class Dispatcher implements ManualAttempts {
     this.saturated = false;
     let found = false;
     while (!this.stopped) {
-      if (this.free() <= 0) {
+      // After a round that claimed, another only once it would be a large one: the sends still queued
+      // keep the slots busy, and a freed slot starts the next pass when enough are free.
+      const free = this.free();
+      if (free <= 0 || (found && free < Math.ceil(this.held() / REFILL_PART))) {
         this.saturated = true;
         return true;
       }
       const derive = this.deriveWanted;
       this.deriveWanted = false;
-      const derived = derive ? await this.o.outbox.deriveDeliveries(Math.min(this.free(), DERIVE_BATCH), this.lease()) : { claimed: [], derived: 0, more: false };
-      if (derived.more) this.deriveWanted = true;
-      this.enqueue(derived.claimed);
+      // The derive and the claim of due deliveries run at once, on two connections: one after the
+      // other, each pass cost the sum of both's round trips, and while a backlog is worked off (a
+      // replay moved the cursor back over events whose deliveries exist) the derive finds nothing
+      // and only held the claims up. Each may fill every free slot, so a pass claims at most twice
+      // the free slots (the derive at most DERIVE_BATCH of them); the queue holds them meanwhile.
       const want = this.free();
-      const due = want > 0 && !this.stopped ? await this.o.outbox.claimDue(want, this.lease()) : [];
-      this.enqueue(due);
+      const [deriving, claiming] = await Promise.allSettled([
+        derive ? this.o.outbox.deriveDeliveries(Math.min(want, DERIVE_BATCH), this.lease()) : { claimed: [], derived: 0, more: false },
+        this.o.outbox.claimDue(want, this.lease()),
+      ]);
+      // What one of them claimed is sent even when the other failed: it is leased to this node now.
+      if (claiming.status === 'fulfilled') this.enqueue(claiming.value);
+      if (deriving.status === 'fulfilled') this.enqueue(deriving.value.claimed);
+      if (deriving.status === 'rejected') throw deriving.reason;
+      if (claiming.status === 'rejected') throw claiming.reason;
+      const [derived, due] = [deriving.value, claiming.value];
+      if (derived.more) this.deriveWanted = true;
       found ||= derived.derived > 0 || derived.claimed.length > 0 || due.length > 0;
       if (!derived.more && due.length < want) break;
     }
@@ -229,7 +270,7 @@ export class Dispatcher implements ManualAttempts {
         // A freed slot: take the next one queued, and claim more if the last pass left work behind once
         // enough slots are free (otherwise the next commit signal or poll does: a claim pass per finished send would cost a write each).
         if (this.queue.length) this.enqueue([]);
-        if (this.saturated && this.free() >= Math.ceil(this.o.settings.concurrency / REFILL_PART)) this.pump();
+        if (this.saturated && this.free() >= Math.ceil(this.held() / REFILL_PART)) this.pump();
       });
     }
   }
@@ -263,6 +304,8 @@ export class Dispatcher implements ManualAttempts {
   private async attempt(claim: ClaimedDelivery, trigger: AttemptTrigger): Promise<{ attempt: OutboundAttempt; recorded: Promise<void> }> {
     const startedAt = new Date();
     const result = await this.deliver(claim, startedAt.getTime());
+    // A moving average over the last hundred sends or so.
+    if (trigger === 'automatic') this.sendMs += (result.latencyMs - this.sendMs) / 64;
     this.o.observe?.(result);
     const attempt: OutboundAttempt = {
       deliveryId: claim.delivery.id,

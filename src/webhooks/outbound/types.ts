@@ -61,6 +61,12 @@ export interface ManualAttempts {
    * `busy` when another attempt at it is under way, or undefined when there is no such delivery.
    */
   attemptNow(endpointId: string, deliveryId: string): Promise<OutboundAttempt | 'busy' | undefined>;
+  /**
+   * Work was queued that no commit signal announces (a replay made deliveries due again and moved a
+   * cursor back): a dispatcher running on this node takes it at once instead of at its next poll.
+   * Other nodes take it at theirs. Does nothing where no dispatcher runs.
+   */
+  wake(): void;
 }
 
 /** The body of a delivery for an event, with links made absolute against `baseUrl` when known. */

@@ -43,6 +43,9 @@ export function createReplay(ctx: OutboundContext) {
     const now = Date.now();
     const { since, failedOnly } = parseReplay(request.body, now);
     const queued = await ctx.store.outbox.replay(ep.id, since, { failedOnly, now: new Date(now).toISOString() });
+    // Nothing was appended to the log, so no commit signal starts the dispatcher: without this the
+    // replay would wait for its next poll (up to a poll interval of idle time before the first send).
+    ctx.outbound.attempts.wake();
     const links = { endpoint: { href: endpointPath(ep.id) }, deliveries: { href: deliveriesPath(ep.id) } };
     return sendRepresentation(request, reply, 202, { queued, since, failedOnly, enabled: ep.enabled, _links: links });
   };
