@@ -45,7 +45,12 @@ export function openStream(port: number, path = '/events/stream', headers: Recor
         events: [],
         comments: [],
         isClosed: false,
-        closed: new Promise((done) => res.socket.once('close', () => done())).then(() => {
+        // The response's own close, not only its socket's: a stream the server ended cleanly leaves
+        // the socket to the agent as an idle keep-alive socket, which is unref'd and may close later.
+        closed: new Promise<void>((done) => {
+          res.once('close', () => done());
+          res.socket.once('close', () => done());
+        }).then(() => {
           stream.isClosed = true;
           for (const w of [...waiters]) w();
         }),
