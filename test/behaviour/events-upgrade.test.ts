@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import { rawSql } from '../../src/test-support/raw-sql.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 import { apiKey, AUTH_CONFIG, bearer } from './auth-support.js';
 
@@ -15,22 +14,7 @@ const OLD_EVENT = `INSERT INTO _rw_events (id, type, resource, record_id, data, 
 
 async function oldDatabase(engine: (typeof engines)[number]): Promise<string> {
   const url = engine.freshUrl();
-  if (engine.name === 'sqlite') {
-    const db = new BetterSqlite3(url);
-    db.exec(OLD_EVENTS.sqlite + OLD_EVENT);
-    db.close();
-    return url;
-  }
-  const target = new URL(url);
-  const schema = target.searchParams.get('schema')!;
-  target.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: target.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE SCHEMA "${schema}"; SET search_path = "${schema}"; ${OLD_EVENTS.postgres} ${OLD_EVENT}`);
-  } finally {
-    await client.end();
-  }
+  await rawSql(engine, url, OLD_EVENTS[engine.name as keyof typeof OLD_EVENTS] + OLD_EVENT);
   return url;
 }
 

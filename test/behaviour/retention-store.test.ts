@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, test } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { defineResources } from '../../src/core/resource.js';
 import { newDeliveryId, type NewDelivery } from '../../src/store/inbox.js';
 import { openStore } from '../../src/store/open.js';
@@ -11,6 +9,7 @@ import type { EndpointInput, Lease } from '../../src/store/outbox.js';
 import type { RetentionPolicy } from '../../src/store/retention/retention.js';
 import type { Store } from '../../src/store/store.js';
 import { engines, type TestEngine } from '../../src/test-support/engines.js';
+import { rawSql } from '../../src/test-support/raw-sql.js';
 
 const resources = defineResources({ resources: { notes: { fields: { text: { type: 'string' } } } } });
 const notes = resources[0]!;
@@ -22,29 +21,6 @@ function policy(over: { events?: Partial<RetentionPolicy['events']>; inbox?: Par
     inbox: { maxAgeMs: null, sources: {}, ...over.inbox },
     outbound: { maxAgeMs: null, ...over.outbound },
   };
-}
-
-/** Runs SQL against the store's own database (its schema on PostgreSQL). */
-async function rawSql(engine: TestEngine, url: string, query: string): Promise<any[]> {
-  if (engine.name === 'sqlite') {
-    const db = new BetterSqlite3(url);
-    try {
-      return /^\s*select/i.test(query) ? db.prepare(query).all() : (db.exec(query), []);
-    } finally {
-      db.close();
-    }
-  }
-  const target = new URL(url);
-  const schema = target.searchParams.get('schema')!;
-  target.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: target.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path = "${schema}"`);
-    return (await client.query(query)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 async function writeEvents(store: Store, n: number): Promise<void> {

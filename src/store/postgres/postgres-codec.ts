@@ -14,6 +14,12 @@ export const PG_TEXT = 'text COLLATE "C"';
  * as written (key order included), so "same data" means the same thing on both engines.
  */
 export function pgColumnType(field: FieldDefinition, refIdType: IdType = 'integer'): string {
+  const type = pgValueType(field, refIdType);
+  return type === 'text' ? PG_TEXT : type;
+}
+
+/** The type of a field's values without the column's collation: what a bound value is cast to. */
+export function pgValueType(field: FieldDefinition, refIdType: IdType = 'integer'): string {
   switch (field.type) {
     case 'integer':
       return 'bigint';
@@ -24,9 +30,9 @@ export function pgColumnType(field: FieldDefinition, refIdType: IdType = 'intege
     case 'json':
       return 'json';
     case 'reference':
-      return refIdType !== 'integer' ? PG_TEXT : 'bigint';
+      return refIdType !== 'integer' ? 'text' : 'bigint';
     default:
-      return PG_TEXT;
+      return 'text';
   }
 }
 

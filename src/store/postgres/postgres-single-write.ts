@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { toPlain, type StoredRecord } from '../../core/record.js';
-import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
+import type { ResourceDefinition } from '../../core/resource.js';
 import { claimLost, type IdempotencyCompletion } from '../idempotency.js';
 import { changeEvent, recordColumnNames, recordColumns, type EventRow } from '../records.js';
 import type { RecordToWrite, Row, RowWrite } from '../statements.js';
-import { pgCodec } from './postgres-codec.js';
+import { pgCodec, pgValueType } from './postgres-codec.js';
 import type { AppendAnnouncer } from './postgres-announcer.js';
 import { LOCK } from './postgres-locks.js';
 import { PostgresStatements } from './postgres-statements.js';
@@ -63,22 +63,6 @@ function stored(resource: ResourceDefinition, record: RecordToWrite, id: StoredR
   return { id, version: record.version, gen: record.gen, createdAt: record.createdAt, updatedAt: record.updatedAt, owner: record.owner ?? null, data };
 }
 
-/** The type a value is cast to in `INSERT … SELECT` (which, unlike VALUES, does not take the column's type). */
-function castOf(f: FieldDefinition): string {
-  switch (f.type) {
-    case 'integer':
-      return 'bigint';
-    case 'number':
-      return 'double precision';
-    case 'boolean':
-      return 'boolean';
-    case 'json':
-      return 'json';
-    default:
-      return 'text';
-  }
-}
-
 const q = (name: string) => `"${name}"`;
 
 /** Builds one statement's text and values together, numbering the parameters. */
@@ -124,7 +108,7 @@ export class SingleStatementWriter {
       const field = resource.fields.find((f) => f.name === name);
       if (field?.type === 'reference' || (name === 'id' && value === undefined)) continue;
       columns.push(q(name));
-      values.push(s.param(value ?? null, field ? castOf(field) : name === '_version' || (name === 'id' && resource.idType === 'integer') ? 'bigint' : 'text'));
+      values.push(s.param(value ?? null, field ? pgValueType(field) : name === '_version' || (name === 'id' && resource.idType === 'integer') ? 'bigint' : 'text'));
     }
     const claim = completion ? this.claim(s, completion) : undefined;
     const write = `INSERT INTO ${q(resource.name)} (${columns.join(', ')}) SELECT ${values.join(', ')}${claim ? ' FROM c' : ''} RETURNING ${returning(resource)}`;
