@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { EndpointBacklog } from '../../store/outbox-backlog.js';
 import type { AppContext } from '../context.js';
+import { CachedMeasure } from './cached-measure.js';
 
 /** How long one backlog read serves scrapes: several scrapers (or a scrape per gauge) cost one query. */
 const BACKLOG_CACHE_MS = 1000;
@@ -14,25 +14,19 @@ const BACKLOG_CACHE_MS = 1000;
  * rather than failing the whole scrape.
  */
 export function registerOutboxMetrics(app: FastifyInstance, ctx: AppContext, registry: Registry): void {
-  let cached: { at: number; rows: Promise<EndpointBacklog[] | undefined> } | undefined;
-  const read = (): Promise<EndpointBacklog[] | undefined> => {
-    const now = performance.now();
-    if (!cached || now - cached.at > BACKLOG_CACHE_MS) {
-      const rows = ctx.store.outbox.backlog().catch((err: unknown) => {
-        app.log.warn({ err: (err as Error).message }, 'webhook backlog metrics could not be read from the store');
-        return undefined;
-      });
-      cached = { at: now, rows };
-    }
-    return cached.rows;
-  };
+  const backlog = new CachedMeasure(() => ctx.store.outbox.backlog(), {
+    maxAgeMs: BACKLOG_CACHE_MS,
+    // As long as Prometheus's own scrape timeout: a slow read still answers this scrape.
+    waitMs: 10_000,
+    onError: (err) => app.log.warn({ err: (err as Error).message }, 'webhook backlog metrics could not be read from the store'),
+  });
   new Gauge({
     name: 'restwell_webhook_deliveries_pending',
     help: 'Outbound webhook deliveries pending (not yet delivered nor given up on: waiting, being sent or waiting for a retry), by endpoint id',
     labelNames: ['endpoint'],
     registers: [registry],
     async collect() {
-      const rows = await read();
+      const rows = await backlog.get();
       this.reset();
       for (const b of rows ?? []) this.set({ endpoint: b.endpointId }, b.pending);
     },
@@ -43,7 +37,7 @@ export function registerOutboxMetrics(app: FastifyInstance, ctx: AppContext, reg
     labelNames: ['endpoint'],
     registers: [registry],
     async collect() {
-      const rows = await read();
+      const rows = await backlog.get();
       this.reset();
       const now = Date.now();
       for (const b of rows ?? []) this.set({ endpoint: b.endpointId }, b.oldestCreatedAt ? Math.max(0, (now - Date.parse(b.oldestCreatedAt)) / 1000) : 0);
