@@ -12,7 +12,7 @@ const LAYERS = [
   ['http'],
   ['auth'],
   ['resources', 'events'],
-  ['webhooks'],
+  ['webhooks', 'json-server'],
   ['app'],
   ['cli'],
   ['test-support'],

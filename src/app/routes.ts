@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { eventRoutes } from '../events/http/routes.js';
 import { problemDoc } from '../http/problem-doc.js';
 import { documented, type Route } from '../http/route.js';
+import { JSON_SERVER_QUERY } from '../json-server/query/json-server-params.js';
 import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
@@ -38,6 +39,6 @@ export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pic
     ...authRoutes(),
     ...webhookRoutes(),
     ...webhookEndpointRoutes(),
-    ...resourceRoutes(resources),
+    ...resourceRoutes(resources, JSON_SERVER_QUERY),
   ];
 }

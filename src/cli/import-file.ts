@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { ImportError } from '../app/import/import-error.js';
-import { inferImport, type ImportPlan } from '../app/import/infer-resources.js';
-import { importConfigYaml } from '../app/import/import-config-yaml.js';
-import { placeInFile } from '../app/import/place-in-file.js';
+import { ImportError } from '../json-server/import/import-error.js';
+import { inferImport, type ImportPlan } from '../json-server/import/infer-resources.js';
+import { importConfigYaml } from '../json-server/import/import-config-yaml.js';
+import { placeInFile } from '../json-server/import/place-in-file.js';
 import { ConfigError, resolveConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 import { describeJsonHazard } from '../core/json-hazards.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ImportError } from '../app/import/import-error.js';
+import { ImportError } from '../json-server/import/import-error.js';
 import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writeConfigFile } from './import-file.js';
 import { importInto, readImportMarker } from './import.js';
 import { cliCommand } from './invocation.js';

@@ -1,5 +1,5 @@
-import { ImportError } from '../app/import/import-error.js';
-import { importMarker, loadImport, type ImportMarker } from '../app/import/load-import.js';
+import { ImportError } from '../json-server/import/import-error.js';
+import { importMarker, loadImport, type ImportMarker } from '../json-server/import/load-import.js';
 import { ImportRefusedError, SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
 import { openStore } from '../store/open.js';
 import { configFileDiffers, describePlan, prepareImport, writeConfigFile, type PreparedImport } from './import-file.js';

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
-import { ImportError } from '../app/import/import-error.js';
+import { ImportError } from '../json-server/import/import-error.js';
 import { SchemaSyncError, StoreFullError, StoreUnavailableError } from '../store/errors.js';
 import { clientsCommand } from './clients.js';
 import { keysCommand } from './keys.js';

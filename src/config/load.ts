@@ -75,6 +75,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     },
     database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,
     allowDestructiveMigrations: substituted.allowDestructiveMigrations ?? DEFAULTS.allowDestructiveMigrations,
+    ...(substituted.compat ? { compat: substituted.compat } : {}),
     resources: substituted.resources ?? {},
     idempotency: { ttlSeconds: parseDuration(substituted.idempotency?.ttl ?? DEFAULTS.idempotency.ttl) },
     webhooks: {

@@ -58,6 +58,10 @@ export const configSchema = {
     },
     database: { type: 'string', minLength: 1 },
     allowDestructiveMigrations: { type: 'boolean' },
+    compat: {
+      description: "json-server: every resource answers as json-server 0.17 does (bare arrays and objects, X-Total-Count, _page paging; see the README's json-server profile) unless the resource says compat: hal. Default: Restwell's HAL API",
+      enum: ['json-server', 'hal'],
+    },
     idempotency: {
       type: 'object',
       additionalProperties: false,
@@ -111,6 +115,7 @@ export const configSchema = {
             type: 'boolean',
             description: 'Refuse unconditional writes (428): PUT, PATCH and DELETE must send If-Match (or, to create with PUT, If-None-Match: *)',
           },
+          compat: { description: "json-server: this resource answers as json-server 0.17 does; hal: Restwell's HAL API. Default: the top-level compat", enum: ['json-server', 'hal'] },
           search: {
             description: 'The fields the q= parameter searches (case-insensitive substring), each a string or enum field of this resource; default every string field; false turns q= off',
             oneOf: [{ type: 'array', items: { type: 'string', pattern: fieldName }, uniqueItems: true }, { const: false }],

@@ -51,7 +51,12 @@ export interface ResourceConfig {
    * empty list) turns `q=` off for this resource.
    */
   search?: string[] | false;
+  /** How it answers: `json-server` as json-server 0.17 does, `hal` with Restwell's HAL API; default the top-level `compat`. */
+  compat?: Compat;
 }
+
+/** The API a resource answers with: Restwell's HAL API, or json-server's shapes (the json-server profile). */
+export type Compat = 'hal' | 'json-server';
 
 /** The validated, defaults-applied configuration the server runs with. */
 export interface RestwellConfig {
@@ -80,6 +85,8 @@ export interface RestwellConfig {
   database: string;
   /** Allow schema sync to drop or retype columns that the config no longer declares. */
   allowDestructiveMigrations: boolean;
+  /** The API every resource answers with unless it says otherwise (default `hal`). */
+  compat?: Compat;
   resources: Record<string, ResourceConfig>;
   idempotency: { ttlSeconds: number };
   webhooks: {

@@ -1,5 +1,5 @@
 import { DEFAULT_ACCESS } from '../config/defaults.js';
-import type { AccessConfig, FieldConfig, IdType, ResourceConfig, RestwellConfig } from '../config/types.js';
+import type { AccessConfig, Compat, FieldConfig, IdType, ResourceConfig, RestwellConfig } from '../config/types.js';
 
 /** A declared field with its name, ready for the store and the validators. */
 export interface FieldDefinition extends FieldConfig {
@@ -18,14 +18,16 @@ export interface ResourceDefinition {
   requireIfMatch: boolean;
   /** The fields `q=` searches (config `search`; default every string field), empty when `q=` is off. */
   search: string[];
+  /** The API it answers with: Restwell's HAL API, or json-server's shapes. */
+  compat: Compat;
 }
 
 /** Builds the resource definitions from a validated config, in config order. */
-export function defineResources(config: Pick<RestwellConfig, 'resources'>): ResourceDefinition[] {
-  return Object.entries(config.resources).map(([name, rc]) => defineResource(name, rc));
+export function defineResources(config: Pick<RestwellConfig, 'resources' | 'compat'>): ResourceDefinition[] {
+  return Object.entries(config.resources).map(([name, rc]) => defineResource(name, rc, config.compat ?? 'hal'));
 }
 
-function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
+function defineResource(name: string, rc: ResourceConfig, compat: Compat): ResourceDefinition {
   const fields = Object.entries(rc.fields).map(([fname, f]) => ({ ...f, name: fname }));
   // Secure by default: reads are public, writes need `<name>:write` unless the config says otherwise.
   const write = rc.access?.write ?? DEFAULT_ACCESS.write(name);
@@ -36,6 +38,7 @@ function defineResource(name: string, rc: ResourceConfig): ResourceDefinition {
     fields,
     fieldsByName: new Map(fields.map((f) => [f.name, f])),
     requireIfMatch: rc.requireIfMatch ?? false,
+    compat: rc.compat ?? compat,
     search: rc.search === false ? [] : (rc.search ?? fields.filter((f) => f.type === 'string').map((f) => f.name)),
     access: {
       read: rc.access?.read ?? DEFAULT_ACCESS.read,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ImportError } from '../../src/app/import/import-error.js';
-import { inferImport } from '../../src/app/import/infer-resources.js';
-import { loadImport } from '../../src/app/import/load-import.js';
+import { ImportError } from '../../src/json-server/import/import-error.js';
+import { inferImport } from '../../src/json-server/import/infer-resources.js';
+import { loadImport } from '../../src/json-server/import/load-import.js';
 import { createServer, type RestwellServer } from '../../src/app/server.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { defineResources } from '../../src/core/resource.js';

@@ -7,16 +7,16 @@ import { sendRepresentation } from '../../http/respond.js';
 import { fitListPage, pageBody } from './list-body.js';
 import { parseExpand, varyForExpand } from './expand.js';
 import { expandedItem, loadExpansions } from './expand-load.js';
-import { translateJsonServer } from './json-server-params.js';
 import { encodeCursor, parseListParams, type ListParams } from './list-params.js';
+import { NATIVE_QUERY, type QueryDialect } from './query-dialect.js';
 
 /**
  * `GET|HEAD /{collection}`: a filtered, sorted page with first/next/prev links (HAL and `Link`),
- * each record with its expansions when `expand=` asks (json-server's parameters translated first).
+ * each record with its expansions when `expand=` asks (another API's parameters translated first: see QueryDialect).
  */
-export function listRecords(ctx: HttpContext, resource: ResourceDefinition) {
+export function listRecords(ctx: HttpContext, resource: ResourceDefinition, dialect: QueryDialect = NATIVE_QUERY) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = translateJsonServer(resource, request.query as Record<string, string | string[]>, ctx.resources) as Record<string, string | string[]>;
+    const raw = dialect.list(resource, request.query as Record<string, string | string[]>, ctx.resources) as Record<string, string | string[]>;
     const params = parseListParams(resource, raw, ctx.resources);
     const nodes = params.expand.length ? parseExpand(resource, params.expand, ctx.resources, request) : [];
     const found = await ctx.store.list(resource, request.visibleOwner === undefined ? params.query : { ...params.query, owner: request.visibleOwner });

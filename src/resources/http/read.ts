@@ -6,7 +6,7 @@ import { recordRepresentation } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { parseExpand, varyForExpand } from './expand.js';
 import { expandedBody, expandedEtag, loadExpansions } from './expand-load.js';
-import { readExpandValues } from './json-server-params.js';
+import { NATIVE_QUERY, type QueryDialect } from './query-dialect.js';
 import { notFound, recordId, visible } from './record-request.js';
 
 /**
@@ -14,9 +14,9 @@ import { notFound, recordId, visible } from './record-request.js';
  * say. A 304 has the 200's headers, as RFC 9110 §15.4.5 asks of ETag and Vary. With `expand=`,
  * the embedded records are part of the representation and of its ETag (see expandedEtag).
  */
-export function readRecord(ctx: HttpContext, resource: ResourceDefinition) {
+export function readRecord(ctx: HttpContext, resource: ResourceDefinition, dialect: QueryDialect = NATIVE_QUERY) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const expand = readExpandValues(resource, request.query as Record<string, string | string[] | undefined>, ctx.resources);
+    const expand = dialect.readExpand(resource, request.query as Record<string, string | string[] | undefined>, ctx.resources);
     const nodes = expand.length ? parseExpand(resource, expand, ctx.resources, request) : [];
     const id = recordId(request, resource);
     const record = visible(request, await ctx.store.get(resource, id));

@@ -1,7 +1,8 @@
+import type { QueryDialect } from '../../resources/http/query-dialect.js';
 import { BadRequestError } from '../../core/errors.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
-import { expansionsOf } from './expand.js';
+import { expansionsOf } from '../../resources/http/expand.js';
 
 type Raw = Record<string, string | string[] | undefined>;
 
@@ -127,3 +128,6 @@ function reverseName(resource: ResourceDefinition, name: string, resources: Read
 function bad(message: string): BadRequestError {
   return new BadRequestError('invalid-query', message);
 }
+
+/** json-server's list and read parameters, read by the HAL routes where they mean exactly Restwell's. */
+export const JSON_SERVER_QUERY: QueryDialect = { list: translateJsonServer, readExpand: readExpandValues };
