@@ -1,0 +1,260 @@
+import type { Aspect, ParityStep } from './parity-support.js';
+
+type Row = Record<string, unknown> & { id: number | string };
+
+/**
+ * The requests front-end code sends to json-server, in order: reads with every list parameter
+ * json-server 0.17 knows (alone and combined), reads of records, misses, then writes each followed
+ * by the reads that show them. Built from the generated data (jsonServerParityDb) so that filters
+ * hit real values; writes go to both servers in this order, so their states stay equal.
+ */
+export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
+  const users = db.users as Row[];
+  const posts = db.posts as Row[];
+  const comments = db.comments as Row[];
+  const notes = db.notes as Row[];
+  const todos = db.todos as Row[];
+  const [n1, n2, n3] = notes.map((n) => n.id as string);
+  const pinned = notes.find((n) => n.pinned)!;
+  const city = (users[0]!.address as { city: string }).city;
+  const get = (path: string): ParityStep => ({ method: 'GET', path });
+
+  const reads: ParityStep[] = [
+    // Whole collections and records.
+    get('/posts'),
+    get('/users'),
+    get('/notes'),
+    get('/profile'),
+    get('/posts/1'),
+    get('/posts/300'),
+    get('/users/7'),
+    get('/todos/400'),
+    get(`/notes/${n1}`),
+    get('/comments/1500'),
+    // Misses: status only (the bodies differ by design).
+    get('/posts/301'),
+    get('/posts/0'),
+    get('/posts/abc'),
+    get('/notes/zzzz'),
+    get('/nothing-here'),
+    get('/nothing-here/1'),
+    // Equality filters: one value, repeated values (OR), several fields (AND), booleans, numbers, strings.
+    get('/posts?userId=3'),
+    get('/posts?id=1&id=2'),
+    get('/posts?id=1&id=2&id=300&id=999'),
+    get('/posts?userId=3&userId=4'),
+    get('/posts?published=true'),
+    get('/posts?published=false&userId=5'),
+    get(`/posts?rating=${posts[0]!.rating}`),
+    get('/users?username=user7'),
+    get('/users?active=false'),
+    get(`/comments?email=${comments[0]!.email}`),
+    get('/comments?postId=5'),
+    get('/todos?completed=false&userId=2'),
+    get('/notes?pinned=true'),
+    get(`/notes?id=${n1}&id=${n2}`),
+    get(`/notes?userId=${pinned.userId}&pinned=true`),
+    get('/users?id_ne=1&_limit=3'),
+    // Ranges and _ne.
+    get('/posts?views_gte=90000'),
+    get('/posts?views_lte=2000'),
+    get('/posts?views_gte=20000&views_lte=30000'),
+    get('/posts?rating_gte=4.5'),
+    get('/posts?rating_lte=0.3&published=true'),
+    get('/users?age_gte=30&age_lte=40'),
+    get('/comments?likes_gte=48'),
+    get('/notes?priority_gte=4&_sort=priority&_order=desc'),
+    get('/posts?userId_ne=1&_limit=20'),
+    get('/posts?userId_ne=1&userId_ne=2&_page=3'),
+    get('/posts?publishedAt_gte=2025-06-01T00:00:00.000Z'),
+    // _like: plain text (a case-insensitive substring), anchored, and real regular expressions.
+    get('/posts?title_like=lorem'),
+    get('/posts?title_like=LOREM'),
+    get('/posts?title_like=^lorem'),
+    get('/posts?title_like=dolor$'),
+    get('/posts?title_like=lorem%20ipsum'),
+    get('/posts?title_like=^magna%20sit$'),
+    get('/users?name_like=^leanne'),
+    get('/users?email_like=user1'),
+    get('/todos?title_like=sed&_limit=3'),
+    get('/comments?body_like=sit%20amet$'),
+    get('/posts?title_like=(lorem|ipsum)%20sit'),
+    get('/comments?name_like=lorem.ipsum'),
+    get('/comments?email_like=reader1%5Cd@'),
+    get('/posts?tags_like=magna'),
+    // Full-text q.
+    get('/posts?q=veniam'),
+    get('/posts?q=MAGNA&_limit=5'),
+    get('/comments?q=nostrud%20sit'),
+    get(`/users?q=${city.toLowerCase()}`),
+    get('/posts?q=lorem&_page=2'),
+    get('/notes?q=café'),
+    // Sorting: one key, both orders, several keys (0.17 form), 1.x's -key, strings, optional fields.
+    get('/posts?_sort=views'),
+    get('/posts?_sort=views&_order=desc'),
+    get('/posts?_sort=views&_order=DESC&_limit=5'),
+    get('/posts?_sort=-views&_limit=5'),
+    get('/posts?_sort=userId,views&_order=asc,desc'),
+    get('/posts?_sort=userId,rating'),
+    get('/posts?_sort=rating&_order=asc&_limit=20'),
+    get('/posts?_sort=title&_limit=10'),
+    get('/posts?_sort=publishedAt&_order=desc&_limit=5'),
+    get('/users?_sort=age'),
+    get('/users?_sort=age&_order=desc'),
+    get('/comments?_sort=likes&_order=desc&_limit=10'),
+    get('/notes?_sort=id&_limit=5'),
+    get('/photos?albumId=3&_sort=title'),
+    // Pages: X-Total-Count and Link.
+    get('/posts?_page=1'),
+    get('/posts?_page=2'),
+    get('/posts?_page=2&_limit=25'),
+    get('/posts?_limit=25&_page=12'),
+    get('/posts?_page=13&_limit=25'),
+    get('/posts?_page=30'),
+    get('/posts?_page=31'),
+    get('/posts?_page=0'),
+    get('/posts?_page=-1'),
+    get('/comments?_page=3&_limit=50'),
+    get('/photos?_page=100'),
+    get('/photos?_page=5&_limit=7'),
+    get('/posts?_limit=10&_page=2&_sort=id&_order=desc'),
+    get('/posts?userId=7&_sort=views&_order=desc&_page=1&_limit=3'),
+    get('/posts?userId=7&_page=1&_limit=100'),
+    get(`/notes?_page=2&_limit=5`),
+    // Slices.
+    get('/posts?_limit=5'),
+    get('/posts?_limit=0'),
+    get('/posts?_start=10&_end=20'),
+    get('/posts?_start=10&_limit=5'),
+    get('/posts?_end=5'),
+    get('/posts?_start=295&_end=400'),
+    get('/posts?_start=10'),
+    get('/comments?postId=9&_start=1&_end=3'),
+    // Embedding and expanding.
+    get('/posts/1?_embed=comments'),
+    get('/posts/1?_expand=user'),
+    get('/posts/2?_embed=comments&_expand=user'),
+    get('/posts?_embed=comments&_limit=3'),
+    get('/posts?_expand=user&_limit=5'),
+    get('/posts?_embed=comments&_page=2&_limit=2'),
+    get('/users?_embed=posts&_limit=2'),
+    get('/users/3?_embed=posts&_embed=albums'),
+    get('/users/3?_embed=notes'),
+    get('/photos?_expand=album&_limit=3'),
+    get('/comments?_expand=post&_limit=2'),
+    get(`/notes/${n2}?_expand=user`),
+    get('/notes?_expand=user&_limit=2'),
+    // Nested routes.
+    get('/posts/1/comments'),
+    get('/posts/1/comments?_sort=id&_order=desc'),
+    get('/posts/1/comments?_page=1&_limit=2'),
+    get('/users/1/posts'),
+    get('/users/1/albums'),
+    get('/users/1/todos?completed=true'),
+    get('/users/1/notes'),
+    get('/albums/1/photos'),
+    // What json-server ignores (or reads its own way).
+    get('/comments?postId=9&_=1716400000000'),
+    get('/comments?unknownField=1&_limit=2'),
+    get(`/users?address.city=${encodeURIComponent(city)}`),
+    get('/notes?meta.color=red&_limit=3'),
+    get('/comments?postId=9&callback=handle'),
+  ];
+
+  // Writes, each followed by reads that show it. Ids: json-server gives max + 1, as Restwell's sequence does while nothing was deleted at the end.
+  const post = { userId: 1, title: 'a new post', body: 'written by the parity test', views: 0, rating: 1.5, published: false, publishedAt: '2026-05-01T10:00:00.000Z', tags: ['new'] };
+  const todo1 = todos[0]!;
+  const withComments = posts.find((p) => p.id !== 1 && p.id !== 2 && comments.some((c) => c.postId === p.id))!;
+  const itsComments = comments.filter((c) => c.postId === withComments.id).map((c) => c.id);
+  const writes: ParityStep[] = [
+    { method: 'POST', path: '/posts', body: post },
+    get('/posts/301'),
+    get('/posts?_sort=id&_order=desc&_limit=2'),
+    { method: 'PATCH', path: '/posts/301', body: { title: 'patched title', views: 7 } },
+    get('/posts/301'),
+    { method: 'PUT', path: '/posts/301', body: { ...post, title: 'put title', tags: ['a', 'b'] } },
+    get('/posts?id=301'),
+    { method: 'PATCH', path: '/posts/6', body: { tags: ['a', 'b', 'c'], published: true } },
+    get('/posts/6'),
+    get('/posts?published=true&_page=1'),
+    // A comment through the nested route: json-server keeps the URL's "1" as the postId (a string), so both are then patched to the number.
+    { method: 'POST', path: '/posts/1/comments', body: { name: 'nested', email: 'n@example.org', body: 'through /posts/1/comments', likes: 1 } },
+    { method: 'PATCH', path: '/comments/1501', body: { postId: 1 } },
+    get('/posts/1/comments'),
+    get('/posts/1?_embed=comments'),
+    { method: 'POST', path: '/comments', body: { postId: 2, name: 'plain', email: 'p@example.org', body: 'through /comments', likes: 3 } },
+    get('/comments/1502'),
+    get('/comments?_page=1&_limit=5&_sort=id&_order=desc'),
+    { method: 'PATCH', path: '/comments/1502', body: { likes: 4, body: 'edited' } },
+    get('/posts/2/comments?_sort=likes&_order=desc'),
+    { method: 'POST', path: '/todos', body: { userId: 1, title: 'write the parity test', completed: false } },
+    get('/todos/401'),
+    { method: 'PATCH', path: `/todos/${todo1.id}`, body: { completed: !todo1.completed } },
+    get(`/todos?userId=${todo1.userId}&_sort=id`),
+    { method: 'PUT', path: '/todos/2', body: { userId: 2, title: 'replaced', completed: true } },
+    get('/todos/2'),
+    get('/todos?completed=true&_page=1&_limit=20'),
+    // String ids: the client chooses them.
+    { method: 'POST', path: '/notes', body: { id: 'zz01', userId: 2, text: 'a note', pinned: true, priority: 3, meta: { color: 'red', labels: [] } } },
+    get('/notes/zz01'),
+    { method: 'PATCH', path: '/notes/zz01', body: { pinned: false, meta: { color: 'blue', labels: ['x'] } } },
+    { method: 'PUT', path: '/notes/zz01', body: { userId: 3, text: 'replaced note', pinned: true, priority: 1, meta: { color: 'green', labels: ['y'] } } },
+    get('/notes?userId=3&pinned=true'),
+    { method: 'DELETE', path: '/notes/zz01' },
+    get('/notes/zz01'),
+    get('/notes?_page=1&_limit=5'),
+    { method: 'POST', path: '/notes', body: { id: n3, userId: 2, text: 'taken id', pinned: false, priority: 1, meta: {} } },
+    get(`/notes/${n3}`),
+    // A user without the optional age.
+    { method: 'POST', path: '/users', body: { name: 'New User', username: 'newuser', email: 'new@example.com', address: { street: '1 main street', city: 'Nowhere', zipcode: '00000', geo: { lat: '0', lng: '0' } }, company: { name: 'None', catchPhrase: 'none' }, active: true } },
+    get('/users/51'),
+    get('/users?_page=6'),
+    // PUT and PATCH at an unknown id.
+    { method: 'PUT', path: '/todos/9999', body: { userId: 1, title: 'put at an unknown id', completed: false }, thenOnRestwell: [{ method: 'DELETE', path: '/todos/9999' }] },
+    { method: 'PATCH', path: '/todos/9999', body: { completed: true } },
+    { method: 'DELETE', path: '/todos/9999' },
+    get('/todos?_page=1'),
+    // Deleting records: one nothing refers to, then one that comments refer to (json-server deletes those comments too).
+    { method: 'DELETE', path: '/comments/3' },
+    get('/comments/3'),
+    get('/comments?_page=1&_limit=3'),
+    get(`/posts/${withComments.id}/comments`),
+    {
+      method: 'DELETE',
+      path: `/posts/${withComments.id}`,
+      thenOnRestwell: [...itsComments.map((id) => ({ method: 'DELETE' as const, path: `/comments/${id}` })), { method: 'DELETE', path: `/posts/${withComments.id}` }],
+    },
+    get(`/posts/${withComments.id}`),
+    get(`/comments?postId=${withComments.id}`),
+    get('/comments?_page=1&_limit=1'),
+    get('/posts?_page=1&_limit=1'),
+    { method: 'DELETE', path: '/posts/301' },
+    get('/posts/301'),
+    get('/posts?_page=30'),
+    // The singular profile.
+    { method: 'PATCH', path: '/profile', body: { theme: 'light' } },
+    get('/profile'),
+    { method: 'PUT', path: '/profile', body: { name: 'restwell', theme: 'dark', notifications: { email: false, sms: true } } },
+    get('/profile'),
+    { method: 'POST', path: '/profile', body: { name: 'posted', theme: 'light', notifications: { email: true, sms: true } } },
+    get('/profile'),
+  ];
+  return [...reads, ...writes];
+}
+
+/** A difference between json-server's answer and Restwell's that is meant. */
+export interface IntentionalDifference {
+  /** The request (`GET /posts?_page=0`) as the corpus sends it. */
+  request: string;
+  aspect: Aspect;
+  reason: string;
+}
+
+/** Bodies of error answers are never compared: json-server answers `{}` (404) or a stack trace (500), Restwell an RFC 9457 problem. */
+export const ERROR_BODIES_REASON = 'error bodies differ by design: json-server answers {} (or an HTML/stack-trace 500), Restwell an RFC 9457 application/problem+json';
+
+/**
+ * Every other difference the corpus shows, request by request: the test fails on any difference not
+ * listed here, and on a listed one that no longer shows (so the list stays true).
+ */
+export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [];

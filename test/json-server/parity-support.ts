@@ -1,0 +1,219 @@
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { createServer, type RestwellServer } from '../../src/app/server.js';
+import { prepareImport } from '../../src/cli/import-file.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { defineResources } from '../../src/core/resource.js';
+import { loadImport } from '../../src/json-server/import/load-import.js';
+import { openStore } from '../../src/store/open.js';
+import type { TestEngine } from '../../src/test-support/engines.js';
+
+/** One request of the corpus, sent alike to both servers. */
+export interface ParityRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path and query, as a front-end writes it (the query is sent as is, not re-encoded). */
+  path: string;
+  body?: unknown;
+}
+
+/** A corpus step: a request for both servers, and requests sent to Restwell alone afterwards to keep both states equal. */
+export interface ParityStep extends ParityRequest {
+  /** Restwell-only requests that bring its state in line with json-server's after an intentional difference (each must succeed). */
+  thenOnRestwell?: ParityRequest[];
+}
+
+/** What one server answered, as far as the comparison goes. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  totalCount: string | null;
+  link: string | null;
+  location: string | null;
+}
+
+/** The aspects compared. */
+export type Aspect = 'status' | 'body' | 'x-total-count' | 'link' | 'location';
+
+/** A server under comparison: its base URL and how to stop it. */
+export interface Running {
+  base: string;
+  close(): Promise<void>;
+}
+
+/** `request` as the key a difference is listed under: `GET /posts?_page=0`. */
+export const keyOf = (r: ParityRequest) => `${r.method} ${r.path}`;
+
+/**
+ * json-server 0.17.4 through its programmatic API (create, defaults without the logger, router of
+ * an in-memory copy of `db`), listening on a free port of 127.0.0.1.
+ */
+export async function startJsonServer(db: Record<string, unknown>): Promise<Running> {
+  const jsonServer = createRequire(import.meta.url)('json-server') as {
+    create(): { use(...h: unknown[]): void; listen(port: number, host: string): Server };
+    defaults(o: { logger: boolean }): unknown[];
+    router(db: unknown): unknown;
+  };
+  const app = jsonServer.create();
+  app.use(jsonServer.defaults({ logger: false }));
+  // The router keeps (and mutates) the object it is given: a deep copy leaves `db` as generated.
+  app.use(jsonServer.router(structuredClone(db)));
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+/**
+ * Restwell serving `file` as `restwell import` would load it: the data file read and inferred by
+ * the import's own code (prepareImport), loaded into a fresh database of `engine` (loadImport, as
+ * `importInto` does, without its progress lines), then served with that config plus
+ * `compat: json-server` and every resource open to reads and writes.
+ */
+export async function startRestwell(engine: TestEngine, dir: string, file: string): Promise<Running & { server: RestwellServer }> {
+  const database = engine.freshUrl();
+  mkdirSync(dir, { recursive: true });
+  const prepared = prepareImport(file, { db: database, config: join(dir, `${engine.name}.restwell.yaml`) });
+  const resources = Object.fromEntries(Object.entries(prepared.plan.resources).map(([name, r]) => [name, { ...r, access: { read: 'public', write: 'public' } }]));
+  const config = resolveConfig({ compat: 'json-server', resources }, { env: {}, overrides: { database } });
+  const store = await openStore(database);
+  try {
+    await loadImport(store, defineResources(config), prepared.plan, {
+      source: prepared.source,
+      replace: false,
+      maxJsonDepth: config.server.maxJsonDepth,
+      recordLimit: config.server.recordLimit,
+      marker: { file: prepared.path, sha256: prepared.sha256 },
+    });
+  } finally {
+    await store.close();
+  }
+  const server = await createServer(config, { logger: false });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { server, base: `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`, close: () => server.close() };
+}
+
+/** Sends one request and reads what is compared. */
+export async function send(base: string, r: ParityRequest): Promise<Answer> {
+  const res = await fetch(`${base}${r.path}`, {
+    method: r.method,
+    headers: r.body === undefined ? {} : { 'content-type': 'application/json' },
+    body: r.body === undefined ? undefined : JSON.stringify(r.body),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? '' : JSON.parse(text);
+  } catch {
+    // not JSON (json-server's 500 stack trace, a JSONP answer): compared as text
+  }
+  return { status: res.status, body, totalCount: res.headers.get('x-total-count'), link: res.headers.get('link'), location: res.headers.get('location') };
+}
+
+const SYSTEM = ['version', 'createdAt', 'updatedAt'];
+
+/**
+ * A body without Restwell's system fields: removed from every record (an object with an `id`: the
+ * top-level ones, and those embedded or expanded into them), never from nested JSON values.
+ */
+export function withoutSystemFields(body: unknown, depth = 0): unknown {
+  if (Array.isArray(body)) return depth > 2 ? body : body.map((b) => withoutSystemFields(b, depth + 1));
+  if (body === null || typeof body !== 'object' || depth > 2) return body;
+  const record = body as Record<string, unknown>;
+  if (!('id' in record) && depth > 0) return body;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    if (SYSTEM.includes(k) && (depth === 0 || 'id' in record)) continue;
+    out[k] = Array.isArray(v) || (v !== null && typeof v === 'object' && 'id' in (v as object)) ? withoutSystemFields(v, depth + 1) : v;
+  }
+  return out;
+}
+
+/**
+ * A Link header as rel → the target's path and query (sorted name=value pairs): json-server's
+ * targets are absolute URLs of its own host, so only what follows the host is compared.
+ */
+export function linkSemantics(header: string | null): Record<string, string> | null {
+  if (header === null) return null;
+  const out: Record<string, string> = {};
+  for (const part of header.split(/,\s*(?=<)/)) {
+    const m = /^<([^>]*)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
+    if (!m) {
+      out[`unparsed:${part}`] = part;
+      continue;
+    }
+    const url = new URL(m[1]!, 'http://host.invalid');
+    const params = [...url.searchParams.entries()].map(([k, v]) => `${k}=${v}`).sort();
+    for (const rel of m[2]!.split(/\s+/)) out[rel] = `${url.pathname}?${params.join('&')}`;
+  }
+  return out;
+}
+
+/** The path of a Location header (json-server's is absolute). */
+export const locationPath = (location: string | null) => (location === null ? null : new URL(location, 'http://host.invalid').pathname);
+
+/** What differs between json-server's answer and Restwell's, aspect by aspect (the view compared, both sides). */
+export function compareAnswers(js: Answer, rw: Answer): Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> {
+  const out: Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> = [];
+  const differ = (a: unknown, b: unknown) => !isDeepStrictEqual(a, b);
+  if (js.status !== rw.status) out.push({ aspect: 'status', jsonServer: js.status, restwell: rw.status });
+  const jsBody = js.body;
+  const rwBody = withoutSystemFields(rw.body);
+  if (differ(jsBody, rwBody)) out.push({ aspect: 'body', jsonServer: jsBody, restwell: rwBody });
+  if (js.totalCount !== rw.totalCount) out.push({ aspect: 'x-total-count', jsonServer: js.totalCount, restwell: rw.totalCount });
+  const jsLink = linkSemantics(js.link);
+  const rwLink = linkSemantics(rw.link);
+  if (differ(jsLink, rwLink)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
+  if (js.status === 201 && locationPath(js.location) !== locationPath(rw.location)) out.push({ aspect: 'location', jsonServer: locationPath(js.location), restwell: locationPath(rw.location) });
+  return out;
+}
+
+/**
+ * Where two JSON values first differ, for the diffs file: the JSON pointer and both values there
+ * (arrays of different lengths say so first).
+ */
+export function firstDifference(a: unknown, b: unknown, pointer = ''): string | undefined {
+  if (isDeepStrictEqual(a, b)) return undefined;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const d = firstDifference(a[i], b[i], `${pointer}/${i}`);
+      if (d) return a.length === b.length ? d : `lengths ${a.length} vs ${b.length}; first at ${d}`;
+    }
+    return `${pointer || '/'}: lengths ${a.length} vs ${b.length}`;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const k of keys) {
+      const x = (a as Record<string, unknown>)[k];
+      const y = (b as Record<string, unknown>)[k];
+      if (!(k in a) || !(k in b)) return `${pointer}/${k}: ${k in a ? brief(x, 120) : '(absent)'} vs ${k in b ? brief(y, 120) : '(absent)'}`;
+      const d = firstDifference(x, y, `${pointer}/${k}`);
+      if (d) return d;
+    }
+  }
+  return `${pointer || '/'}: ${brief(a, 160)} vs ${brief(b, 160)}`;
+}
+
+/** A short rendering of a value for the diffs file. */
+export function brief(value: unknown, max = 400): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/** Writes the diffs file the lead reads (best effort: a missing folder is no test failure). */
+export function writeDiffs(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch {
+    // the file is a convenience for whoever works on the profile
+  }
+}
