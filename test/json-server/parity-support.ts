@@ -18,6 +18,8 @@ export interface ParityRequest {
   /** Path and query, as a front-end writes it (the query is sent as is, not re-encoded). */
   path: string;
   body?: unknown;
+  /** Tells apart requests of the same method and path (two POSTs of different bodies) where differences are listed. */
+  label?: string;
 }
 
 /** A corpus step: a request for both servers, and requests sent to Restwell alone afterwards to keep both states equal. */
@@ -44,8 +46,8 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** `request` as the key a difference is listed under: `GET /posts?_page=0`. */
-export const keyOf = (r: ParityRequest) => `${r.method} ${r.path}`;
+/** `request` as the key a difference is listed under: `GET /posts?_page=0`, `POST /notes [taken id]`. */
+export const keyOf = (r: ParityRequest) => `${r.method} ${r.path}${r.label ? ` [${r.label}]` : ''}`;
 
 /**
  * json-server 0.17.4 through its programmatic API (create, defaults without the logger, router of
@@ -61,11 +63,17 @@ export async function startJsonServer(db: Record<string, unknown>): Promise<Runn
   app.use(jsonServer.defaults({ logger: false }));
   // The router keeps (and mutates) the object it is given: a deep copy leaves `db` as generated.
   app.use(jsonServer.router(structuredClone(db)));
+  // json-server logs the stack of every 500 (a POST of a taken id) on the console: kept off the test's output.
+  const consoleError = console.error;
+  console.error = (...args: unknown[]) => {
+    if (!/^Error: Insert failed, duplicate id/.test(String(args[0]))) consoleError(...args);
+  };
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
     base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     close: async () => {
+      console.error = consoleError;
       server.closeAllConnections();
       server.close();
       await once(server, 'close');
@@ -161,11 +169,12 @@ export function linkSemantics(header: string | null): Record<string, string> | n
 /** The path of a Location header (json-server's is absolute). */
 export const locationPath = (location: string | null) => (location === null ? null : new URL(location, 'http://host.invalid').pathname);
 
-/** What differs between json-server's answer and Restwell's, aspect by aspect (the view compared, both sides). */
+/** What differs between json-server's answer and Restwell's, aspect by aspect (the view compared, both sides); only the status when that differs. */
 export function compareAnswers(js: Answer, rw: Answer): Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> {
   const out: Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> = [];
   const differ = (a: unknown, b: unknown) => !isDeepStrictEqual(a, b);
-  if (js.status !== rw.status) out.push({ aspect: 'status', jsonServer: js.status, restwell: rw.status });
+  // Another status makes everything else another answer (an error has no page or records to compare).
+  if (js.status !== rw.status) return [{ aspect: 'status', jsonServer: `${js.status} ${brief(js.body, 200)}`, restwell: `${rw.status} ${brief(rw.body, 300)}` }];
   const jsBody = js.body;
   const rwBody = withoutSystemFields(rw.body);
   if (differ(jsBody, rwBody)) out.push({ aspect: 'body', jsonServer: jsBody, restwell: rwBody });

@@ -77,7 +77,7 @@ describe('json-server 0.17.4 parity', () => {
       const stale = [...listed.keys()].filter((k) => !seen.has(k));
       const summary = `${engine.name}: ${corpus.length} requests; ${same} answered alike, ${asListed} differ only as listed, ${otherwise} differ otherwise; ${stale.length} listed difference(s) no longer seen (error bodies are not compared: ${ERROR_BODIES_REASON})`;
       t.diagnostic(summary);
-      report.push(`== ${summary}\n`, ...unexpected.map((u) => `${u}\n`), ...stale.map((s) => `listed but answered alike now (remove it from INTENTIONAL_DIFFERENCES): ${s}\n`));
+      report.push(`== ${summary}\n`, ...unexpected.map((u) => `${u}\n`), ...stale.map((s) => `listed, but this difference did not show (the answers agree on it now, or differ in status instead): ${s}\n`));
       if (process.env.PARITY_DIFFS_FILE) writeDiffs(process.env.PARITY_DIFFS_FILE, `${new Date().toISOString()}: json-server 0.17.4 vs Restwell (compat: json-server), test/json-server/parity.test.ts.\nEach entry: request | aspect (statuses), where the bodies first differ, then both answers (Restwell's version/createdAt/updatedAt removed).\n${report.join('')}`);
       assert.deepEqual(unexpected, [], `differences not listed in INTENTIONAL_DIFFERENCES:\n${unexpected.join('\n')}`);
       assert.deepEqual(stale, [], 'listed differences that no longer show');
