@@ -55,6 +55,9 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get(`/notes?id=${n1}&id=${n2}`),
     get(`/notes?userId=${pinned.userId}&pinned=true`),
     get('/users?id_ne=1&_limit=3'),
+    get('/posts?views=73451'),
+    get('/posts?id_gte=295'),
+    get('/notes?id_like=^a'),
     // Ranges and _ne.
     get('/posts?views_gte=90000'),
     get('/posts?views_lte=2000'),
@@ -89,7 +92,8 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/comments?q=nostrud%20sit'),
     get(`/users?q=${city.toLowerCase()}`),
     get('/posts?q=lorem&_page=2'),
-    get('/notes?q=café'),
+    get('/notes?q=caf%C3%A9'),
+    get('/posts?q=73451'),
     // Sorting: one key, both orders, several keys (0.17 form), 1.x's -key, strings, optional fields.
     get('/posts?_sort=views'),
     get('/posts?_sort=views&_order=desc'),
@@ -104,6 +108,8 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/users?_sort=age&_order=desc'),
     get('/comments?_sort=likes&_order=desc&_limit=10'),
     get('/notes?_sort=id&_limit=5'),
+    get('/users?_sort=name&_order=desc&_limit=5'),
+    get('/users?_sort=address.city&_limit=5'),
     get('/photos?albumId=3&_sort=title'),
     // Pages: X-Total-Count and Link.
     get('/posts?_page=1'),
@@ -130,6 +136,7 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/posts?_end=5'),
     get('/posts?_start=295&_end=400'),
     get('/posts?_start=10'),
+    get('/posts?_start=5&_end=2'),
     get('/comments?postId=9&_start=1&_end=3'),
     // Embedding and expanding.
     get('/posts/1?_embed=comments'),
@@ -138,6 +145,7 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/posts?_embed=comments&_limit=3'),
     get('/posts?_expand=user&_limit=5'),
     get('/posts?_embed=comments&_page=2&_limit=2'),
+    get('/posts?_expand=user&_embed=comments&_page=1&_limit=2'),
     get('/users?_embed=posts&_limit=2'),
     get('/users/3?_embed=posts&_embed=albums'),
     get('/users/3?_embed=notes'),
@@ -160,6 +168,9 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get(`/users?address.city=${encodeURIComponent(city)}`),
     get('/notes?meta.color=red&_limit=3'),
     get('/comments?postId=9&callback=handle'),
+    // Methods a collection or record does not take.
+    { method: 'DELETE', path: '/posts' },
+    { method: 'POST', path: '/posts/1', body: { title: 'x' } },
   ];
 
   // Writes, each followed by reads that show it. Ids: json-server gives max + 1, as Restwell's sequence does while nothing was deleted at the end.
@@ -195,6 +206,17 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     { method: 'PUT', path: '/todos/2', body: { userId: 2, title: 'replaced', completed: true } },
     get('/todos/2'),
     get('/todos?completed=true&_page=1&_limit=20'),
+    // A front-end sends back what it read, Restwell's members included (ignored), and may choose an id.
+    { method: 'PUT', path: '/todos/5', label: 'with system members', body: { id: 5, userId: 5, title: 'sent back', completed: true, version: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' } },
+    { method: 'PATCH', path: '/todos/6', label: 'with system members', body: { completed: true, version: 99, updatedAt: '2020-01-01T00:00:00.000Z' } },
+    get('/todos?id=5&id=6'),
+    { method: 'POST', path: '/todos', label: 'chosen id', body: { id: 500, userId: 3, title: 'chosen id', completed: false } },
+    { method: 'POST', path: '/todos', label: 'after a chosen id', body: { userId: 3, title: 'next id', completed: false } },
+    get('/todos?_sort=id&_order=desc&_limit=3'),
+    // What json-server stores without a look (no userId, a string for a boolean), Restwell refuses; json-server's record is deleted again.
+    { method: 'POST', path: '/todos', label: 'invalid', body: { title: 'no user', completed: 'yes' }, undoCreate: true },
+    { method: 'PATCH', path: '/todos/7', label: 'invalid', body: { completed: 'yes' }, thenOnJsonServer: [{ method: 'PATCH', path: '/todos/7', body: { completed: todos[6]!.completed } }] },
+    get('/todos/7'),
     // String ids: the client chooses them.
     { method: 'POST', path: '/notes', body: { id: 'zz01', userId: 2, text: 'a note', pinned: true, priority: 3, meta: { color: 'red', labels: [] } } },
     get('/notes/zz01'),
@@ -231,6 +253,9 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/posts?_page=1&_limit=1'),
     { method: 'DELETE', path: '/posts/301' },
     get('/posts/301'),
+    get('/posts?_page=30'),
+    // json-server gives the next POST the id just deleted (the largest + 1); Restwell never gives an id twice.
+    { method: 'POST', path: '/posts', label: 'after deleting the last', body: post, undoCreate: true },
     get('/posts?_page=30'),
     // The singular profile.
     { method: 'PATCH', path: '/profile', body: { theme: 'light' } },
@@ -284,6 +309,14 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
   { request: 'GET /posts?_page=-1', aspect: 'link', reason: 'as for _page=0: json-server links every rel to the request URL itself' },
   { request: 'GET /comments?postId=9&callback=handle', aspect: 'body', reason: 'no JSONP: callback is ignored and the answer is JSON (json-server wraps it in a call of callback as text/javascript)' },
   { request: 'POST /notes [taken id]', aspect: 'status', reason: 'a POST of an id that is taken is a 409 problem (json-server throws "Insert failed, duplicate id": a 500 with its stack)' },
+  { request: 'DELETE /posts', aspect: 'status', reason: 'a method the collection does not take is a 405 with Allow (json-server: 404)' },
+  { request: 'POST /posts/1', aspect: 'status', reason: 'a method the record does not take is a 405 with Allow (json-server: 404)' },
+  {
+    request: 'POST /todos [invalid]',
+    aspect: 'status',
+    reason: 'a body that breaks the inferred fields (userId required, completed a boolean) is a 422 problem naming each member; json-server stores anything (the test deletes its record again)',
+  },
+  { request: 'PATCH /todos/7 [invalid]', aspect: 'status', reason: 'as for the POST: a string for a boolean field is a 422; json-server stores it (the test patches it back)' },
   {
     request: 'PUT /todos/9999',
     aspect: 'status',

@@ -26,6 +26,17 @@ export interface ParityRequest {
 export interface ParityStep extends ParityRequest {
   /** Restwell-only requests that bring its state in line with json-server's after an intentional difference (each must succeed). */
   thenOnRestwell?: ParityRequest[];
+  /** The same for json-server (undoing what it accepted and Restwell refused). */
+  thenOnJsonServer?: ParityRequest[];
+  /** A POST whose created record (on whichever server created one) is deleted again, when the two answers may differ. */
+  undoCreate?: boolean;
+}
+
+/** The DELETE that undoes a POST answered with 201 (its record's id in the body), or nothing. */
+export function undoOf(step: ParityRequest, answer: Answer): ParityRequest | undefined {
+  const id = (answer.body as { id?: unknown } | null)?.id;
+  if (answer.status !== 201 || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  return { method: 'DELETE', path: `${step.path.split('?')[0]}/${id}` };
 }
 
 /** What one server answered, as far as the comparison goes. */

@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { engines } from '../../src/test-support/engines.js';
 import { jsonServerParityDb } from '../../src/test-support/json-server-db.js';
 import { ERROR_BODIES_REASON, INTENTIONAL_DIFFERENCES, parityCorpus } from './parity-corpus.js';
-import { brief, compareAnswers, firstDifference, keyOf, send, startJsonServer, startRestwell, writeDiffs, type Running } from './parity-support.js';
+import { brief, compareAnswers, firstDifference, keyOf, send, startJsonServer, startRestwell, undoOf, writeDiffs, type Answer, type Running } from './parity-support.js';
 
 // The proof against the real thing: json-server 0.17.4 (its own code, in process) and Restwell with
 // `compat: json-server` (the data file loaded through `restwell import`'s code) serve the same
@@ -65,9 +65,12 @@ describe('json-server 0.17.4 parity', () => {
           if (otherHere) otherwise++;
           else if (listedHere) asListed++;
           else same++;
-          for (const sync of step.thenOnRestwell ?? []) {
-            const answer = await send(restwell.base, sync);
-            if (answer.status >= 400) unexpected.push(`${keyOf(sync)} (sent to Restwell alone, after ${keyOf(step)}) | status\n    restwell: ${answer.status} ${brief(answer.body)}`);
+          const undo = (answer: Answer) => (step.undoCreate ? [undoOf(step, answer)].filter((u) => u !== undefined) : []);
+          for (const [name, base, syncs] of [['Restwell', restwell.base, [...undo(rw), ...(step.thenOnRestwell ?? [])]], ['json-server', jsonServer.base, [...undo(js), ...(step.thenOnJsonServer ?? [])]]] as const) {
+            for (const sync of syncs) {
+              const answer = await send(base, sync);
+              if (answer.status >= 400) unexpected.push(`${keyOf(sync)} (sent to ${name} alone, after ${keyOf(step)}) | status\n    ${name}: ${answer.status} ${brief(answer.body)}`);
+            }
           }
         }
       } finally {
