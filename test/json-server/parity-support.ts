@@ -140,19 +140,20 @@ export async function send(base: string, r: ParityRequest): Promise<Answer> {
 
 const SYSTEM = ['version', 'createdAt', 'updatedAt'];
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && 'id' in v;
+
 /**
- * A body without Restwell's system fields: removed from every record (an object with an `id`: the
- * top-level ones, and those embedded or expanded into them), never from nested JSON values.
+ * A body without Restwell's system fields: removed from the answer's record(s) and from the records
+ * embedded or expanded into them (objects with an `id`), never from other nested JSON values. Applied
+ * to both answers: json-server keeps such members when a front-end sends them back.
  */
 export function withoutSystemFields(body: unknown, depth = 0): unknown {
-  if (Array.isArray(body)) return depth > 2 ? body : body.map((b) => withoutSystemFields(b, depth + 1));
-  if (body === null || typeof body !== 'object' || depth > 2) return body;
-  const record = body as Record<string, unknown>;
-  if (!('id' in record) && depth > 0) return body;
+  if (Array.isArray(body)) return body.map((b) => (isRecord(b) ? withoutSystemFields(b, depth) : b));
+  if (body === null || typeof body !== 'object' || depth > 3) return body;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) {
-    if (SYSTEM.includes(k) && (depth === 0 || 'id' in record)) continue;
-    out[k] = Array.isArray(v) || (v !== null && typeof v === 'object' && 'id' in (v as object)) ? withoutSystemFields(v, depth + 1) : v;
+  for (const [k, v] of Object.entries(body)) {
+    if (SYSTEM.includes(k)) continue;
+    out[k] = isRecord(v) || (Array.isArray(v) && v.some(isRecord)) ? withoutSystemFields(v, depth + 1) : v;
   }
   return out;
 }
@@ -162,7 +163,8 @@ export function withoutSystemFields(body: unknown, depth = 0): unknown {
  * targets are absolute URLs of its own host, so only what follows the host is compared.
  */
 export function linkSemantics(header: string | null): Record<string, string> | null {
-  if (header === null) return null;
+  // json-server sends an empty Link when a page has no neighbours (an empty or only page): no links either way.
+  if (header === null || header.trim() === '') return null;
   const out: Record<string, string> = {};
   for (const part of header.split(/,\s*(?=<)/)) {
     const m = /^<([^>]*)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
@@ -181,18 +183,18 @@ export function linkSemantics(header: string | null): Record<string, string> | n
 export const locationPath = (location: string | null) => (location === null ? null : new URL(location, 'http://host.invalid').pathname);
 
 /** What differs between json-server's answer and Restwell's, aspect by aspect (the view compared, both sides); only the status when that differs. */
-export function compareAnswers(js: Answer, rw: Answer): Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> {
+export function compareAnswers(js: Answer, rw: Answer, recordRead = false): Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> {
   const out: Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> = [];
   const differ = (a: unknown, b: unknown) => !isDeepStrictEqual(a, b);
   // Another status makes everything else another answer (an error has no page or records to compare).
   if (js.status !== rw.status) return [{ aspect: 'status', jsonServer: `${js.status} ${brief(js.body, 200)}`, restwell: `${rw.status} ${brief(rw.body, 300)}` }];
-  const jsBody = js.body;
+  const jsBody = withoutSystemFields(js.body);
   const rwBody = withoutSystemFields(rw.body);
   if (differ(jsBody, rwBody)) out.push({ aspect: 'body', jsonServer: jsBody, restwell: rwBody });
   if (js.totalCount !== rw.totalCount) out.push({ aspect: 'x-total-count', jsonServer: js.totalCount, restwell: rw.totalCount });
   const jsLink = linkSemantics(js.link);
   const rwLink = linkSemantics(rw.link);
-  if (differ(jsLink, rwLink)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
+  if (differ(jsLink, rwLink) && !(recordRead && jsLink === null)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
   if (js.status === 201 && locationPath(js.location) !== locationPath(rw.location)) out.push({ aspect: 'location', jsonServer: locationPath(js.location), restwell: locationPath(rw.location) });
   return out;
 }
