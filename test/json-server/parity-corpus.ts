@@ -70,6 +70,7 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/posts?userId_ne=1&_limit=20'),
     get('/posts?userId_ne=1&userId_ne=2&_page=3'),
     get('/posts?publishedAt_gte=2025-06-01T00:00:00.000Z'),
+    get('/posts?views_gt=99000'),
     // _like: plain text (a case-insensitive substring), anchored, and real regular expressions.
     get('/posts?title_like=lorem'),
     get('/posts?title_like=LOREM'),
@@ -128,6 +129,7 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/posts?userId=7&_sort=views&_order=desc&_page=1&_limit=3'),
     get('/posts?userId=7&_page=1&_limit=100'),
     get(`/notes?_page=2&_limit=5`),
+    get('/posts?_page=2&_per_page=5'),
     // Slices.
     get('/posts?_limit=5'),
     get('/posts?_limit=0'),
@@ -332,6 +334,21 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
   })),
   { request: 'GET /posts?q=MAGNA&_limit=5', aspect: 'x-total-count', reason: Q_REASON },
   { request: 'GET /posts?q=lorem&_page=2', aspect: 'x-total-count', reason: Q_REASON },
+  {
+    request: 'GET /posts?views_gt=99000',
+    aspect: 'body',
+    reason: "json-server 1.x's _gt is a filter in Restwell; 0.17 knows only _gte/_lte/_ne/_like and drops the parameter (every record)",
+  },
+  {
+    request: 'GET /posts?_page=2&_per_page=5',
+    aspect: 'body',
+    reason: "json-server 1.x's _per_page answers its pages object {first, prev, next, last, pages, items, data} in Restwell; 0.17 ignores _per_page (10 records a page, a bare array)",
+  },
+  ...(['x-total-count', 'link'] as const).map((aspect) => ({
+    request: 'GET /posts?_page=2&_per_page=5',
+    aspect,
+    reason: 'the pages object carries the count and the neighbouring pages itself, so (as json-server 1.x) no X-Total-Count and no Link',
+  })),
   { request: 'GET /posts?tags_like=magna', aspect: 'status', reason: '_like applies to text fields; tags is a JSON array, which json-server matches as its text "a,b" (400)' },
   ...(['GET /users?address.city=McKenziehaven', 'GET /notes?meta.color=red&_limit=3'] as const).map((request) => ({
     request,
