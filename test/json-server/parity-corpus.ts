@@ -292,7 +292,22 @@ export const GENERAL_DIFFERENCES: Array<{ requests: string; aspect: Aspect; reas
     aspect: 'link',
     reason: 'Restwell links a record to itself, its collection and the records it refers to (Link: rel=self, collection, and one per reference field); json-server sends none, and a front-end reading the body sees no difference',
   },
+  {
+    requests: 'any answer with records',
+    aspect: 'body',
+    reason:
+      "a record holds every field of its resource, so a field the data file's row did not have reads null (comments' likes, users' age); json-server's record just lacks the member. Compared without Restwell's null members that json-server's record lacks",
+  },
+  {
+    requests: 'a whole list (no _sort, _page, _limit, _start or _end) of a collection with string ids, and the records embedded in it',
+    aspect: 'body',
+    reason:
+      'without _sort, Restwell lists records in id order; json-server in the order they were inserted (file order), which for integer ids is id order too but for string ids ("b21e", "260c") is not. Compared as sorted by id; lists cut by a page or a limit, where other records come back, are listed one by one',
+  },
 ];
+
+/** Whether a request lists a whole collection without asking for an order (the string-id order rule applies). */
+export const isWholeUnsortedList = (r: { method: string; path: string }) => r.method === 'GET' && !/[?&](_sort|_page|_limit|_start|_end)=/.test(r.path);
 
 /** Whether a request is a GET of one record (the path's second segment is an id; no nested collection). */
 export const isRecordRead = (r: { method: string; path: string }) => r.method === 'GET' && r.path.split('?')[0]!.split('/').length === 3;
@@ -324,7 +339,6 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
     aspect: 'link',
     reason: 'json-server reads _page=0 as page 1 but builds its links by replacing "page=1" in the URL, which is not there: every link is the request URL itself; Restwell links the real pages',
   },
-  { request: 'GET /posts?_page=-1', aspect: 'link', reason: 'as for _page=0: json-server links every rel to the request URL itself' },
   { request: 'GET /comments?postId=9&callback=handle', aspect: 'body', reason: 'no JSONP: callback is ignored and the answer is JSON (json-server wraps it in a call of callback as text/javascript)' },
   { request: 'POST /notes [taken id]', aspect: 'status', reason: 'a POST of an id that is taken is a 409 problem (json-server throws "Insert failed, duplicate id": a 500 with its stack)' },
   ...(['GET /posts?q=veniam', 'GET /users?q=mckenziehaven', 'GET /posts?q=lorem&_page=2', 'GET /notes?q=caf%C3%A9', 'GET /posts?q=73451'] as const).map((request) => ({
@@ -348,6 +362,26 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
     request: 'GET /posts?_page=2&_per_page=5',
     aspect,
     reason: 'the pages object carries the count and the neighbouring pages itself, so (as json-server 1.x) no X-Total-Count and no Link',
+  })),
+  ...(['GET /posts?title_like=dolor$', 'GET /posts?title_like=^magna%20veniam%20elit%20sit$', 'GET /comments?body_like=sit%20amet$'] as const).map((request) => ({
+    request,
+    aspect: 'status' as const,
+    reason: '_like runs what the database matches exactly and fast: a substring or a ^prefix; a $ anchor is regular-expression syntax beyond that (400, naming what works)',
+  })),
+  {
+    request: 'GET /posts?_page=-1',
+    aspect: 'status',
+    reason: '_page must be a whole number from 0 (0 reads as the first page); json-server reads any value below 1, negative ones too, as page 1',
+  },
+  ...(['GET /users?_sort=age', 'GET /users?_sort=age&_order=desc', 'GET /comments?_sort=likes&_order=desc&_limit=10', 'GET /posts/2/comments?_sort=likes&_order=desc'] as const).map((request) => ({
+    request,
+    aspect: 'body' as const,
+    reason: "records without a value sort first ascending and last descending (SQL's null order, the same on both engines); lodash's orderBy puts missing values last ascending and first descending",
+  })),
+  ...(['GET /notes?_page=1&_limit=5', 'GET /notes?_page=2&_limit=5', 'GET /notes?_expand=user&_limit=2', 'GET /notes?priority_gte=4&_sort=priority&_order=desc'] as const).map((request) => ({
+    request,
+    aspect: 'body' as const,
+    reason: 'string ids: Restwell orders by id where json-server keeps insertion order (the list\'s default order, and ties of a _sort), so a page holds other records (see GENERAL_DIFFERENCES)',
   })),
   { request: 'GET /posts?tags_like=magna', aspect: 'status', reason: '_like applies to text fields; tags is a JSON array, which json-server matches as its text "a,b" (400)' },
   ...(['GET /users?address.city=McKenziehaven', 'GET /notes?meta.color=red&_limit=3'] as const).map((request) => ({

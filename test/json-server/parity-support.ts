@@ -182,21 +182,63 @@ export function linkSemantics(header: string | null): Record<string, string> | n
 /** The path of a Location header (json-server's is absolute). */
 export const locationPath = (location: string | null) => (location === null ? null : new URL(location, 'http://host.invalid').pathname);
 
-/** What differs between json-server's answer and Restwell's, aspect by aspect (the view compared, both sides); only the status when that differs. */
-export function compareAnswers(js: Answer, rw: Answer, recordRead = false): Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> {
+/** Which general differences (parity-corpus.ts GENERAL_DIFFERENCES) apply to a request. */
+export interface Leniency {
+  /** A GET of one record: a Link json-server does not send is not compared. */
+  recordRead?: boolean;
+  /** A whole, unsorted list: arrays of records with string ids are compared in id order. */
+  stringIdOrder?: boolean;
+}
+
+/**
+ * What differs between json-server's answer and Restwell's, aspect by aspect (the view compared,
+ * both sides); only the status when that differs. Always: Restwell's system members are left out,
+ * and so are the null members of its records that json-server's record lacks.
+ */
+export function compareAnswers(js: Answer, rw: Answer, leniency: Leniency = {}): Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> {
   const out: Array<{ aspect: Aspect; jsonServer: unknown; restwell: unknown }> = [];
   const differ = (a: unknown, b: unknown) => !isDeepStrictEqual(a, b);
   // Another status makes everything else another answer (an error has no page or records to compare).
   if (js.status !== rw.status) return [{ aspect: 'status', jsonServer: `${js.status} ${brief(js.body, 200)}`, restwell: `${rw.status} ${brief(rw.body, 300)}` }];
-  const jsBody = withoutSystemFields(js.body);
-  const rwBody = withoutSystemFields(rw.body);
+  const order = (body: unknown) => (leniency.stringIdOrder ? inStringIdOrder(body) : body);
+  const jsBody = order(withoutSystemFields(js.body));
+  const rwBody = withoutNullsAbsentIn(order(withoutSystemFields(rw.body)), jsBody);
   if (differ(jsBody, rwBody)) out.push({ aspect: 'body', jsonServer: jsBody, restwell: rwBody });
   if (js.totalCount !== rw.totalCount) out.push({ aspect: 'x-total-count', jsonServer: js.totalCount, restwell: rw.totalCount });
   const jsLink = linkSemantics(js.link);
   const rwLink = linkSemantics(rw.link);
-  if (differ(jsLink, rwLink) && !(recordRead && jsLink === null)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
+  if (differ(jsLink, rwLink) && !(leniency.recordRead && jsLink === null)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
   if (js.status === 201 && locationPath(js.location) !== locationPath(rw.location)) out.push({ aspect: 'location', jsonServer: locationPath(js.location), restwell: locationPath(rw.location) });
   return out;
+}
+
+/**
+ * Restwell's body without the null members its records have where json-server's record (the one
+ * with the same id, at the same place) has no such member: a record holds every field of its
+ * resource, and a field the row never had reads null.
+ */
+export function withoutNullsAbsentIn(rw: unknown, js: unknown): unknown {
+  if (Array.isArray(rw) && Array.isArray(js)) {
+    const byId = new Map(js.filter(isRecord).map((r) => [r.id, r]));
+    return rw.map((r, i) => withoutNullsAbsentIn(r, isRecord(r) ? byId.get(r.id) : js[i]));
+  }
+  if (rw === null || typeof rw !== 'object' || Array.isArray(rw) || js === null || typeof js !== 'object' || Array.isArray(js)) return rw;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rw)) {
+    if (v === null && !(k in js)) continue;
+    out[k] = withoutNullsAbsentIn(v, (js as Record<string, unknown>)[k]);
+  }
+  return out;
+}
+
+/** The body with every array of records with string ids sorted by id (code units, as both servers compare strings). */
+export function inStringIdOrder(body: unknown): unknown {
+  if (Array.isArray(body)) {
+    const items = body.map(inStringIdOrder);
+    return items.length && items.every((r) => isRecord(r) && typeof r.id === 'string') ? items.sort((a, b) => (String((a as { id: string }).id) < String((b as { id: string }).id) ? -1 : 1)) : items;
+  }
+  if (body === null || typeof body !== 'object') return body;
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, inStringIdOrder(v)]));
 }
 
 /**
