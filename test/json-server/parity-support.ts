@@ -46,10 +46,12 @@ export interface Answer {
   totalCount: string | null;
   link: string | null;
   location: string | null;
+  /** Access-Control-Expose-Headers, as a sorted list of lower-case names. */
+  expose: string[];
 }
 
 /** The aspects compared. */
-export type Aspect = 'status' | 'body' | 'x-total-count' | 'link' | 'location';
+export type Aspect = 'status' | 'body' | 'x-total-count' | 'link' | 'location' | 'expose-headers';
 
 /** A server under comparison: its base URL and how to stop it. */
 export interface Running {
@@ -125,7 +127,8 @@ export async function startRestwell(engine: TestEngine, dir: string, file: strin
 export async function send(base: string, r: ParityRequest): Promise<Answer> {
   const res = await fetch(`${base}${r.path}`, {
     method: r.method,
-    headers: r.body === undefined ? {} : { 'content-type': 'application/json' },
+    // As a browser front-end on another origin (a dev server) sends it.
+    headers: { origin: 'http://localhost:5173', ...(r.body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: r.body === undefined ? undefined : JSON.stringify(r.body),
   });
   const text = await res.text();
@@ -135,7 +138,8 @@ export async function send(base: string, r: ParityRequest): Promise<Answer> {
   } catch {
     // not JSON (json-server's 500 stack trace, a JSONP answer): compared as text
   }
-  return { status: res.status, body, totalCount: res.headers.get('x-total-count'), link: res.headers.get('link'), location: res.headers.get('location') };
+  const expose = (res.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean).sort();
+  return { status: res.status, body, totalCount: res.headers.get('x-total-count'), link: res.headers.get('link'), location: res.headers.get('location'), expose };
 }
 
 const SYSTEM = ['version', 'createdAt', 'updatedAt'];
@@ -208,6 +212,8 @@ export function compareAnswers(js: Answer, rw: Answer, leniency: Leniency = {}):
   const jsLink = linkSemantics(js.link);
   const rwLink = linkSemantics(rw.link);
   if (differ(jsLink, rwLink) && !(leniency.recordRead && jsLink === null)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
+  // What a front-end on another origin may read: json-server exposes X-Total-Count (and Link with _page) where it sends them.
+  if (differ(js.expose, rw.expose)) out.push({ aspect: 'expose-headers', jsonServer: js.expose.join(', '), restwell: rw.expose.join(', ') });
   if (js.status === 201 && locationPath(js.location) !== locationPath(rw.location)) out.push({ aspect: 'location', jsonServer: locationPath(js.location), restwell: locationPath(rw.location) });
   return out;
 }
