@@ -59,7 +59,11 @@ export function sendJson(reply: FastifyReply, status: number, json: string, head
  */
 export const JSON_SERVER_SHAPE: RecordShape = {
   body: (_resource, record) => plainRecord(record),
-  send: (_request: FastifyRequest, reply, status, body, headers) => sendJson(reply, status, JSON.stringify(body), headers),
+  send(_request: FastifyRequest, reply, status, body, headers) {
+    // As json-server, for scripts of other origins that read where the record was created.
+    if (headers.location) reply.header('access-control-expose-headers', 'Location');
+    return sendJson(reply, status, JSON.stringify(body), headers);
+  },
   input(body) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
     const input = { ...(body as Record<string, unknown>) };
