@@ -65,6 +65,8 @@ export function parseJsonServerList(resource: ResourceDefinition, raw: RawQuery,
   if (raw.q !== undefined) native.q = [raw.q].flat()[0];
   const { query } = parseListParams(resource, native, resources);
   query.filters.push(...filters);
+  // json-server sorts with lodash, which puts records without a value last ascending and first descending.
+  query.nullsLargest = true;
   for (const v of [raw._expand ?? []].flat()) for (const key of names(v)) expand.push({ key, name: forwardName(resource, key, resources) });
   for (const v of [raw._embed ?? []].flat()) for (const key of names(v)) expand.push({ key, name: reverseName(resource, key, resources) });
   return { query, paging: pagingOf(raw), expand };
