@@ -164,6 +164,15 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     get('/users/1/todos?completed=true'),
     get('/users/1/notes'),
     get('/albums/1/photos'),
+    // What data providers send: react-admin's ra-data-json-server (getList, getMany, getManyReference), refine's.
+    get('/posts?_end=10&_order=ASC&_sort=id&_start=0'),
+    get('/posts?_end=20&_order=DESC&_sort=views&_start=10&published=true'),
+    get('/posts?id=5&id=9&id=12'),
+    get('/comments?_end=10&_order=DESC&_sort=id&_start=0&postId=1'),
+    get('/posts?_start=0&_end=10&_sort=rating&_order=desc&title_like=lorem&userId_ne=3'),
+    get('/posts?q=nostrud&_start=0&_end=5'),
+    // axios serializes an array parameter as id[]=1&id[]=2; json-server's qs parser reads that as id=1&id=2.
+    get('/posts?id%5B%5D=1&id%5B%5D=2'),
     // What json-server ignores (or reads its own way).
     get('/comments?postId=9&_=1716400000000'),
     get('/comments?unknownField=1&_limit=2'),
@@ -355,6 +364,8 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
     reason: Q_REASON,
   })),
   { request: 'GET /posts?q=MAGNA&_limit=5', aspect: 'x-total-count', reason: Q_REASON },
+  { request: 'GET /posts?q=nostrud&_start=0&_end=5', aspect: 'body', reason: Q_REASON },
+  { request: 'GET /posts?q=nostrud&_start=0&_end=5', aspect: 'x-total-count', reason: Q_REASON },
   { request: 'GET /posts?q=lorem&_page=2', aspect: 'x-total-count', reason: Q_REASON },
   {
     request: 'GET /posts?views_gt=99000',
