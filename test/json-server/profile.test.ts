@@ -118,6 +118,7 @@ for (const engine of engines) {
       const plain = await get('/posts/2');
       assert.equal(plain.json()._links, undefined);
       assert.equal((await get('/posts/2', { 'if-none-match': plain.headers.etag as string })).statusCode, 304);
+      assert.equal((await get('/comments?_embed=post')).json()[0].post.id, 2, "json-server 1's forward _embed");
       const listed = (await get('/posts?_page=1&_limit=2&_embed=comments')).json();
       assert.equal(listed[1].comments.length, 3);
     });
