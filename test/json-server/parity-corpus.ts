@@ -177,6 +177,8 @@ export function parityCorpus(db: Record<string, unknown>): ParityStep[] {
     // What json-server ignores (or reads its own way).
     get('/comments?postId=9&_=1716400000000'),
     get('/comments?unknownField=1&_limit=2'),
+    get('/posts?views=abc'),
+    get('/posts?_limit=abc'),
     get(`/users?address.city=${encodeURIComponent(city)}`),
     get('/notes?meta.color=red&_limit=3'),
     get('/comments?postId=9&callback=handle'),
@@ -388,6 +390,8 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
     aspect: 'status' as const,
     reason: '_like runs what the database matches exactly and fast: a substring or a ^prefix; a $ anchor is regular-expression syntax beyond that (400, naming what works)',
   })),
+  { request: 'GET /posts?views=abc', aspect: 'status', reason: 'a value that cannot be the field\'s type is a 400 naming it; json-server compares text and matches nothing' },
+  { request: 'GET /posts?_limit=abc', aspect: 'status', reason: '_limit must be a whole number (400); json-server reads NaN and answers an empty slice' },
   {
     request: 'GET /posts?_page=-1',
     aspect: 'status',
