@@ -69,6 +69,19 @@ export function recordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref:
   }));
 }
 
+/** A record without links, as json-server-shaped answers carry it (its links are in the `Link` header). */
+export function plainRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
+  return ctx.components.schema(`plain:${r.name}`, `${pascal(r.name)}Plain`, () => {
+    const { _links, ...properties } = recordProperties(r, ctx);
+    return {
+      type: 'object',
+      description: `One ${r.name} record as json-server serves it: no _links (they are in the Link header). Every declared field is present; an unset optional field is null.`,
+      required: ['id', ...r.fields.map((f) => f.name), 'version', 'createdAt', 'updatedAt'],
+      properties,
+    };
+  });
+}
+
 /** With `fields=`: a sparse record, the members of a record of which only id and `_links` are always there. */
 function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
   return ctx.components.schema(`sparse:${r.name}`, `${pascal(r.name)}Sparse`, () => ({
