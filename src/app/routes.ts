@@ -4,6 +4,7 @@ import { eventRoutes } from '../events/http/routes.js';
 import { problemDoc } from '../http/problem-doc.js';
 import { documented, type Route } from '../http/route.js';
 import { JSON_SERVER_QUERY } from '../json-server/query/json-server-params.js';
+import { jsonServerSingularRoutes } from '../json-server/singular/json-server-singular-routes.js';
 import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
@@ -22,7 +23,9 @@ import type { RestwellConfig } from '../config/types.js';
  * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists);
  * without it they are as the defaults make them.
  */
-export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
+export function routeTable(defined: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
+  // Several features read the resources: an iterator (a Map's values()) would serve only the first.
+  const resources = [...defined];
   return [
     ...documented<Route<AppContext>>(
       [
@@ -40,5 +43,6 @@ export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pic
     ...webhookRoutes(),
     ...webhookEndpointRoutes(),
     ...resourceRoutes(resources, JSON_SERVER_QUERY),
+    ...jsonServerSingularRoutes(resources),
   ];
 }
