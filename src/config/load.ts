@@ -179,6 +179,11 @@ function checkReferences(config: Record<string, any>): string[] {
     if (resource.singular && resource.id !== undefined && resource.id !== 'integer') {
       problems.push(`resources.${rname}.id: a singular resource holds one record, whose id is always 1; remove "id: ${resource.id}"`);
     }
+    // One object for everyone: under an owner rule it would exist for its creator alone, and be "not set" to every other subject, who could not set it either.
+    const ownerRules = Object.entries<unknown>(resource.access ?? {}).filter(([, rule]) => rule === 'owner').map(([op]) => op);
+    if (resource.singular && ownerRules.length) {
+      problems.push(`resources.${rname}.access.${ownerRules[0]}: a singular resource is one object shared by all, so it cannot have owner rules; use scopes`);
+    }
     for (const [fname, field] of Object.entries<any>(resource.fields ?? {})) {
       if (field.type === 'reference' && !resources[field.to]) {
         problems.push(`resources.${rname}.fields.${fname}.to: no resource named "${field.to}"`);

@@ -218,10 +218,12 @@ for (const engine of engines) {
       assert.equal(last.type, 'profile.deleted');
     });
 
-    test('the browsable HTML page of a singular resource renders', async () => {
+    test('the browsable HTML page of a singular resource is the page of its record', async () => {
       const res = await call('GET', '/pinned', undefined, { accept: 'text/html' });
       expectStatus(res, 200);
       assert.match(res.headers['content-type'] as string, /^text\/html/);
+      assert.match(res.body, /id="rw-edit" data-action="\/pinned"/, 'the form edits the one record at /{name}');
+      assert.doesNotMatch(res.body, /<form[^>]*(class="rw-query-form"|id="rw-create")/, 'no list filter, no create form');
     });
 
     test('every answer of the session conforms to /openapi.json, which lints clean', async () => {
@@ -273,10 +275,11 @@ describe('singular resources in the config', () => {
       return true;
     });
 
-  test('a singular resource cannot be referred to, and its id is integer', () => {
+  test('a singular resource cannot be referred to, its id is integer, and it has no owner rules', () => {
     refused({ profile: { singular: true, fields: {} }, posts: { fields: { by: { type: 'reference', to: 'profile' } } } }, /resources\.posts\.fields\.by\.to: "profile" is singular .* nothing can refer to it/);
     refused({ profile: { singular: true, id: 'uuid', fields: {} } }, /resources\.profile\.id: a singular resource holds one record, whose id is always 1; remove "id: uuid"/);
     refused({ profile: { singular: 'yes', fields: {} } }, /resources\.profile\.singular/);
+    refused({ profile: { singular: true, fields: {}, access: { read: 'public', write: 'owner' } } }, /resources\.profile\.access\.write: a singular resource is one object shared by all, so it cannot have owner rules/);
     const config = resolveConfig({ resources: { profile: { singular: true, id: 'integer', fields: {} } } }, { env: {} });
     assert.equal(defineResources(config)[0]!.singular, true);
   });
