@@ -91,7 +91,7 @@ function badBytesPlace(text: string, offset: number): string {
 
 /** What was inferred, a line per collection, for stderr. */
 export function describePlan(prepared: PreparedImport): string {
-  const lines = [`${prepared.source}: ${prepared.plan.collections.length} collection(s) inferred (config: ${prepared.configFile})`];
+  const lines = [`${prepared.source}: ${prepared.plan.collections.length} resource(s) inferred (config: ${prepared.configFile})`];
   for (const [name, r] of Object.entries(prepared.plan.resources)) {
     const rows = prepared.plan.collections.find((c) => c.name === name)!.rows.length;
     const fields = Object.entries(r.fields).map(([f, c]) => `${f} ${c.type === 'reference' ? `→ ${c.to}` : c.type}${c.required ? '*' : ''}`);
