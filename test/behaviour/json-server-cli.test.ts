@@ -31,7 +31,7 @@ describe('restwell import', () => {
     assert.match(res.stderr, /posts \(2 rows, integer ids\): title string\*, authorId → authors\*/);
     assert.match(res.stderr, /^posts: 2 rows in \d+\.\d\d s$/m);
     assert.match(res.stderr, /^authors: 1 row in \d+\.\d\d s$/m);
-    assert.match(res.stderr, /skipped "profile"/);
+    assert.match(res.stderr, /profile \(singular object\): name string\*/);
     assert.match(res.stderr, /serve --config db\.restwell\.yaml --db data\/x\.db/);
     const config = parse(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'));
     assert.deepEqual(config.resources.posts.fields.authorId, { type: 'reference', to: 'authors', required: true });
@@ -59,7 +59,7 @@ describe('restwell import', () => {
     writeFileSync(join(dir, 'db.json'), JSON.stringify({ ...DB, posts: [{ id: 5, title: 'only', authorId: 1 }] }));
     const again = restwell(dir, 'import', 'db.json', '--db', 'x.db');
     assert.equal(again.status, 1);
-    assert.match(again.stderr, /restwell: cannot import db\.json: authors, posts already hold records; nothing was imported \(--force replaces their records\)/);
+    assert.match(again.stderr, /restwell: cannot import db\.json: authors, posts, profile already hold records; nothing was imported \(--force replaces their records\)/);
     const forced = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--force');
     assert.equal(forced.status, 0, forced.stderr);
     assert.match(forced.stderr, /^posts: 1 row in/m);
@@ -100,7 +100,7 @@ describe('restwell import', () => {
   for (const [what, text, message] of [
     ['invalid JSON', '{"posts": [', /^restwell: cannot import db\.json: it is not valid JSON: /],
     ['an array', '[{"id": 1}]', /^restwell: cannot import db\.json: the file must hold a JSON object .* it holds an array\n$/],
-    ['no collection', '{"profile": {"name": "x"}}', /^restwell: cannot import db\.json: it holds no collection/],
+    ['nothing to serve', '{"$schema": "./schema.json"}', /^restwell: cannot import db\.json: it holds nothing to serve/],
     ['string ids that are not URL-safe', '{"posts": [{"id": "a1b2"}, {"id": "a/b"}]}', /^restwell: cannot import db\.json: posts: row 1 has id "a\/b", which Restwell cannot keep: string ids are 1–64 characters/],
     ['a reserved collection name', '{"events": [{"id": 1}]}', /^restwell: cannot import db\.json: events: "events" is a path the server itself serves; choose another name\n$/],
   ] as const) {

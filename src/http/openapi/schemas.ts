@@ -92,7 +92,8 @@ function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: 
   }));
 }
 
-function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
+/** The members of a record's representation, each with its schema (recordSchema's properties). */
+export function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
   const refs = r.fields.filter((f) => f.type === 'reference').map((f) => f.name);
   return {
     id: { ...idSchema(r), readOnly: true },
@@ -100,7 +101,10 @@ function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
     version: { type: 'integer', minimum: 1, readOnly: true, description: 'Starts at 1 and grows by 1 on every change' },
     createdAt: { type: 'string', format: 'date-time', readOnly: true },
     updatedAt: { type: 'string', format: 'date-time', readOnly: true },
-    _links: linksSchema(ctx, ['self', 'collection', ...refs], ['self', 'collection'], 'self, the collection, and one link per set reference field'),
+    // A singular resource is no collection: its record links to itself only (and its references).
+    _links: r.singular
+      ? linksSchema(ctx, ['self', ...refs], ['self'], 'self, and one link per set reference field')
+      : linksSchema(ctx, ['self', 'collection', ...refs], ['self', 'collection'], 'self, the collection, and one link per set reference field'),
   };
 }
 

@@ -28,7 +28,7 @@ export function jsonServerRoutes(resources: readonly ResourceDefinition[]): Rout
   const byName = new Map(resources.map((r) => [r.name, r]));
   const routes: Route[] = [];
   for (const r of resources) {
-    if (r.compat !== 'json-server') continue;
+    if (r.compat !== 'json-server' || r.singular) continue;
     const collection = `/${r.name}`;
     const item = `/${r.name}/:id`;
     const name = capital(r.name);
