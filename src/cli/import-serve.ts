@@ -57,7 +57,7 @@ export async function serveDataFile(file: string, options: ServeDataFileOptions)
  * json-server's port (3000) and interface (127.0.0.1) unless a flag, the environment (PORT, HOST)
  * or the config file's `server` says otherwise.
  */
-function dropInListen(options: ServeOptions, configFile: string, env: NodeJS.ProcessEnv = process.env): { port?: number; host?: string } {
+export function dropInListen(options: ServeOptions, configFile: string, env: NodeJS.ProcessEnv = process.env): { port?: number; host?: string } {
   const server = configServer(configFile);
   return {
     port: options.port ?? (env.PORT || server.port !== undefined ? undefined : JSON_SERVER_PORT),

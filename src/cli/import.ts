@@ -56,7 +56,13 @@ export async function refuseLostWrites(prepared: PreparedImport, marker: ImportM
     await store.close();
   }
   const lost = lostRecords(writes);
-  if (!lost) return;
+  if (!lost) {
+    // Replacing records that an export saved elsewhere is no loss, but worth a line: the user may not remember that file.
+    for (const w of writes) {
+      if (w.file && w.file !== prepared.path) process.stderr.write(`${w.collection}: its records as of ${w.since} are in ${w.file} (exported then), and the API wrote nothing to it since\n`);
+    }
+    return;
+  }
   const file = prepared.source;
   const saved = join(dirname(file), `${basename(file, extname(file))}.current.json`);
   const flags = `${options.config ? ` --config ${options.config}` : ''}${options.db ? ` --db ${redact(options.db)}` : ''}`;
