@@ -37,6 +37,9 @@ export async function exportCommand(file: string, options: ExportCommandOptions)
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   let out: WriteStream | undefined;
   try {
+    // As serve does at start: a resource the database has no table for yet is exported empty, and a
+    // config the tables cannot match without losing data is refused (SchemaSyncError) before any file is made.
+    await store.sync(resources, { allowDestructive: false });
     // Anything the API writes from now on is newer than the file: the baseline is taken before the first read.
     const exportedAt = new Date().toISOString();
     const hash = createHash('sha256');

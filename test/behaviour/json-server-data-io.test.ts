@@ -86,8 +86,13 @@ for (const engine of engines) {
         assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
       }
       assert.equal((await records(dir, db)).posts!.length, 5, 'nothing was replaced');
-      const forced = restwell(dir, 'import', 'db.json', '--db', db, '--force');
-      assert.equal(forced.status, 0, forced.stderr);
+      const forced = await startServe([join(dir, 'db.json'), '--db', db, '--force']);
+      try {
+        assert.match(forced.output(), /changed since its import at .*: importing it again \(replacing those collections' records\)/);
+        assert.equal((await fetch(`${forced.url}/posts/4`)).status, 404);
+      } finally {
+        await forced.stop();
+      }
       const after = await records(dir, db);
       assert.deepEqual(after.posts!.map((p: any) => p.data.title), ['hello', 'again', 'third']);
       assert.deepEqual(after.authors!.map((a: any) => a.data.name), ['Ada L.', 'Grace']);
