@@ -25,7 +25,7 @@ for (const engine of engines) {
         const notes = Array.from({ length: 2_500 }, (_, i) => ({ id: i + 1, data: { text: i % 3 ? `note ${i + 1}` : null, meta: i === 7 ? { deep: ['é', 1] } : null }, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z' }));
         await store.importRecords([
           { resource: resources[0]!, records: notes },
-          { resource: resources[2]!, records: [{ id: 1, data: { name: 'typicode' } }] },
+          { resource: resources[2]!, records: [{ id: 1, data: { name: 'typicode' }, createdAt: '2024-03-01T00:00:00.000Z', updatedAt: '2024-03-02T00:00:00.000Z' }] },
         ], { replace: false });
         const chunks: string[] = [];
         const counts = await writeDataFile(store, resources, (chunk) => void chunks.push(chunk));
@@ -39,7 +39,7 @@ for (const engine of engines) {
         assert.deepEqual(file.notes[7], { id: 8, text: 'note 8', meta: { deep: ['é', 1] }, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z' });
         assert.deepEqual(file.notes[0], { id: 1, text: null, meta: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z' });
         assert.deepEqual(file.empty, []);
-        assert.deepEqual(file.profile, { name: 'typicode' });
+        assert.deepEqual(file.profile, { name: 'typicode', createdAt: '2024-03-01T00:00:00.000Z', updatedAt: '2024-03-02T00:00:00.000Z' });
       } finally {
         await store.close();
       }

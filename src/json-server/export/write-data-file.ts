@@ -12,7 +12,7 @@ export type WriteChunk = (chunk: string) => void | Promise<void>;
  * Writes the store's records as a json-server data file, formatted as json-server writes its own
  * (`JSON.stringify(db, null, 2)`): each collection an array of `{id, ...fields, createdAt,
  * updatedAt}` in id order (the timestamps make an import of the file keep them), a singular
- * resource the object of its fields (its record id 1; `{}` while it has none). Collections are
+ * resource the object of its fields and timestamps (its record id 1; `{}` while it has none). Collections are
  * read a page at a time by id, so memory stays flat however large they are. Resolves how many
  * records each resource wrote.
  */
@@ -34,7 +34,8 @@ function isSingular(resource: ResourceDefinition): boolean {
 
 async function writeSingular(store: Store, resource: ResourceDefinition, write: WriteChunk): Promise<number> {
   const record = await store.get(resource, 1);
-  await write(indent(JSON.stringify(record ? fieldsOf(record) : {}, null, 2), '  '));
+  // Its timestamps too: an import keeps a singular object's createdAt/updatedAt as the record's own.
+  await write(indent(JSON.stringify(record ? { ...fieldsOf(record), createdAt: record.createdAt, updatedAt: record.updatedAt } : {}, null, 2), '  '));
   return record ? 1 : 0;
 }
 
