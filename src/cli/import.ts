@@ -1,6 +1,6 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { ImportError } from '../json-server/import/import-error.js';
-import { apiWritesSince, describeWrites, heldRecords, lostRecords } from '../json-server/import/api-writes.js';
+import { apiWritesSince, describeWrites, heldRecords, lostRecords, type CollectionWrites } from '../json-server/import/api-writes.js';
 import { importMarker, loadImport, type ImportMarker } from '../json-server/import/load-import.js';
 import { ImportRefusedError, SchemaSyncError, StoreUnavailableError } from '../store/errors.js';
 import { openStore } from '../store/open.js';
@@ -49,7 +49,7 @@ export async function importCommand(file: string, options: ImportCommandOptions)
  */
 export async function refuseLostWrites(prepared: PreparedImport, marker: ImportMarker, options: { db?: string; config?: string }, command = 'import'): Promise<void> {
   const store = await openStore(prepared.config.database);
-  let writes;
+  let writes: CollectionWrites[];
   try {
     writes = await apiWritesSince(store, prepared.path, marker, prepared.plan.collections.map((c) => c.name));
   } finally {
