@@ -47,10 +47,10 @@ export function prepareImport(file: string, options: { config?: string; db?: str
   if (!plan.collections.length) throw new ImportError(['it holds nothing to serve (no member is an array of objects, or an object)'], file);
   const configFile = options.config ?? defaultConfigFile(file);
   // A .json config is read as JSON (config/load.ts), so it is written as JSON.
-  const configText = extname(configFile) === '.json' ? `${JSON.stringify({ resources: plan.resources }, null, 2)}\n` : importConfigYaml(plan, basename(file));
+  const configText = extname(configFile) === '.json' ? `${JSON.stringify({ compat: 'json-server', resources: plan.resources }, null, 2)}\n` : importConfigYaml(plan, basename(file));
   let config: RestwellConfig;
   try {
-    config = resolveConfig({ resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
+    config = resolveConfig({ compat: 'json-server', resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
   } catch (err) {
     // What the config's own checks refuse (a collection named like a path the server serves) is the file's problem.
     if (err instanceof ConfigError) throw new ImportError(err.problems.map((p) => p.replace(/^resources\.([^:]+): /, '$1: ')), file);
