@@ -10,6 +10,7 @@ import { printBanner } from './startup-banner.js';
 import { redact } from './redact.js';
 import { exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
+import { openLocalWrites } from './open-local-writes.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -23,12 +24,19 @@ export interface ServeOptions {
   dbWait?: number;
 }
 
+/** How `serve` differs when it serves a json-server data file. */
+export interface ServeProfile {
+  /** On loopback, resources without an `access` block take writes without a token (see openLocalWrites). */
+  openLocalWrites?: boolean;
+}
+
 /** Starts the server and keeps it running until SIGINT/SIGTERM, then closes cleanly. */
-export async function serve(options: ServeOptions): Promise<void> {
+export async function serve(options: ServeOptions, profile: ServeProfile = {}): Promise<void> {
   const env = cliConfigEnv({ file: options.config, database: options.db });
-  const config = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db } });
+  const loaded = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db } });
+  const { config, notice } = profile.openLocalWrites ? openLocalWrites(loaded) : { config: loaded, notice: undefined };
   const workers = options.workers ?? 1;
-  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config);
+  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
   const server = await startServer(config, options.dbWait);
   const { app } = server;
   if (!isWorker()) {
@@ -41,7 +49,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     await server.close().catch(() => undefined);
     throw listenFailure(err, config.server.port, config.server.host);
   }
-  if (!isWorker()) banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config);
+  if (!isWorker()) banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config, notice);
   stopOnSignals(server);
 }
 
@@ -90,7 +98,7 @@ async function checkPort(port: number, host: string): Promise<void> {
  * `serve --workers N`: the primary syncs the schema once (so workers starting together find
  * nothing to change), then supervises the workers until SIGTERM/SIGINT.
  */
-async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string): Promise<void> {
+async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string, notice?: string): Promise<void> {
   await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, dbWait);
   const resources = [...server.app.restwell.resources.values()];
@@ -98,7 +106,7 @@ async function supervise(config: RestwellConfig, workers: number, dbWait?: numbe
   for (const line of server.sync.notes) process.stderr.write(`restwell: schema: ${line}\n`);
   await server.close();
   const log = { info: (l: string) => process.stderr.write(`restwell: ${l}\n`), warn: (l: string) => process.stderr.write(`restwell: ${l}\n`) };
-  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers, configFile));
+  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers, configFile, notice));
   process.exit(0);
 }
 
@@ -133,8 +141,8 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
  * otherwise) and, on stderr, a warning when it listens beyond loopback while anyone can write
  * without a token (see auth/exposure.ts).
  */
-function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string): void {
-  printBanner({ config, resources, port, workers, configFile });
+function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string, notice?: string): void {
+  printBanner({ config, resources, port, workers, configFile, ...(notice ? { notice } : {}) });
   const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }

@@ -15,6 +15,8 @@ export interface BannerFacts {
   port: number;
   workers: number;
   configFile?: string;
+  /** One more line, said right after the first (what this run does differently: writes opened to this machine). */
+  notice?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export function printBanner(facts: BannerFacts, env: NodeJS.ProcessEnv = process
 }
 
 /** The banner's facts as a log record: `msg` is its first line; the rest are fields. */
-function bannerRecord({ config, resources, port, workers, configFile }: BannerFacts) {
+function bannerRecord({ config, resources, port, workers, configFile, notice }: BannerFacts) {
   const url = `http://localhost:${port}`;
   const database = redact(config.database);
   const first = resources[0]?.name;
@@ -41,6 +43,7 @@ function bannerRecord({ config, resources, port, workers, configFile }: BannerFa
     url,
     database,
     workers,
+    ...(notice ? { notice } : {}),
     access: resources.map(describeAccess),
     ...(first ? { try: `curl -i ${url}/${first}` } : {}),
     createApiKey: createKeyCommand({ ...config, database }, configFile),
@@ -53,6 +56,7 @@ function bannerText(facts: BannerFacts): string {
   const record = bannerRecord(facts);
   return (
     `\n${record.msg}\n` +
+    (record.notice ? `${record.notice}\n` : '') +
     record.access.map((line) => `  ${line}\n`).join('') +
     (record.try ? `Try:  ${record.try}\n` : '') +
     `Create an API key (printed once):  ${record.createApiKey}\n` +

@@ -176,9 +176,19 @@ function checkReferences(config: Record<string, any>): string[] {
   const resources = config.resources ?? {};
   for (const [rname, resource] of Object.entries<any>(resources)) {
     if (RESERVED.includes(rname)) problems.push(`resources.${rname}: "${rname}" is a path the server itself serves; choose another name`);
+    if (resource.singular && resource.id !== undefined && resource.id !== 'integer') {
+      problems.push(`resources.${rname}.id: a singular resource holds one record, whose id is always 1; remove "id: ${resource.id}"`);
+    }
+    // One object for everyone: under an owner rule it would exist for its creator alone, and be "not set" to every other subject, who could not set it either.
+    const ownerRules = Object.entries<unknown>(resource.access ?? {}).filter(([, rule]) => rule === 'owner').map(([op]) => op);
+    if (resource.singular && ownerRules.length) {
+      problems.push(`resources.${rname}.access.${ownerRules[0]}: a singular resource is one object shared by all, so it cannot have owner rules; use scopes`);
+    }
     for (const [fname, field] of Object.entries<any>(resource.fields ?? {})) {
       if (field.type === 'reference' && !resources[field.to]) {
         problems.push(`resources.${rname}.fields.${fname}.to: no resource named "${field.to}"`);
+      } else if (field.type === 'reference' && resources[field.to].singular) {
+        problems.push(`resources.${rname}.fields.${fname}.to: "${field.to}" is singular (one object, not a collection of records), so nothing can refer to it; make it a collection, or drop the reference`);
       }
     }
     problems.push(...searchProblems(rname, resource));

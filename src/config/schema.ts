@@ -116,6 +116,10 @@ export const configSchema = {
             description: 'Refuse unconditional writes (428): PUT, PATCH and DELETE must send If-Match (or, to create with PUT, If-None-Match: *)',
           },
           compat: { description: "json-server: this resource answers as json-server 0.17 does; hal: Restwell's HAL API. Default: the top-level compat", enum: ['json-server', 'hal'] },
+          singular: {
+            type: 'boolean',
+            description: 'One object, not a collection (json-server\'s "profile": {…}): served at /{name} (GET, PUT, PATCH, DELETE), holding at most one record. Default: false',
+          },
           search: {
             description: 'The fields the q= parameter searches (case-insensitive substring), each a string or enum field of this resource; default every string field; false turns q= off',
             oneOf: [{ type: 'array', items: { type: 'string', pattern: fieldName }, uniqueItems: true }, { const: false }],

@@ -53,6 +53,11 @@ export interface ResourceConfig {
   search?: string[] | false;
   /** How it answers: `json-server` as json-server 0.17 does, `hal` with Restwell's HAL API; default the top-level `compat`. */
   compat?: Compat;
+  /**
+   * One object rather than a collection (json-server's `"profile": {…}`): served at `/{name}`, it
+   * holds at most one record, stored with id 1. No reference may point at it; its id type is integer.
+   */
+  singular?: boolean;
 }
 
 /** The API a resource answers with: Restwell's HAL API, or json-server's shapes (the json-server profile). */

@@ -137,8 +137,10 @@ export function openApiPath(path: string): string {
 
 function pathParameters(path: string, resource: ResourceDefinition | undefined, known: Record<string, Json> = {}): Json[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
-    const { description, ...schema } = name === 'id' && resource ? idSchema(resource) : (known[name] ?? { type: 'string' });
-    const text = name === 'id' && resource ? `The id of a ${resource.name} record (${String(description)})` : String(description ?? `The ${name}`);
+    // `{id}` is the route's resource's, unless the operation names another (a parent's, in a nested path).
+    const own = name === 'id' && resource && !known.id;
+    const { description, ...schema } = own ? idSchema(resource) : (known[name] ?? { type: 'string' });
+    const text = own ? `The id of a ${resource.name} record (${String(description)})` : String(description ?? `The ${name}`);
     return { name, in: 'path', required: true, description: text, schema };
   });
 }
