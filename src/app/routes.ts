@@ -11,7 +11,7 @@ import type { AppContext } from './context.js';
 import { consoleRoutes } from './console-routes.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { META_OPERATIONS } from './openapi/meta-operations.js';
-import { apiRoot } from './root.js';
+import { rootHandler, staticSiteRoutes } from './static-routes.js';
 import { opsRoutes } from './ops/ops-routes.js';
 import type { RestwellConfig } from '../config/types.js';
 
@@ -19,14 +19,15 @@ import type { RestwellConfig } from '../config/types.js';
  * THE route table: every URL the server answers, in one place. Read this first. Each feature
  * lists its own rows (handlers and documentation beside them); this is where they meet.
  * `GET` routes also answer `HEAD`; every path answers `OPTIONS`, and other methods get 405 + Allow.
- * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists);
+ * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists; the
+ * front-end's files of `server.static`, and whether `GET /` gives browsers its index.html);
  * without it they are as the defaults make them.
  */
 export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
   return [
     ...documented<Route<AppContext>>(
       [
-        { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot, kind: 'meta' },
+        { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: rootHandler(config?.server.static), kind: 'meta' },
         { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
         { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
         { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
@@ -40,5 +41,7 @@ export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pic
     ...webhookRoutes(),
     ...webhookEndpointRoutes(),
     ...resourceRoutes(resources, JSON_SERVER_QUERY),
+    // The front-end's files (server.static): a catch-all, so each row above wins over a file of its path.
+    ...staticSiteRoutes(config?.server.static),
   ];
 }

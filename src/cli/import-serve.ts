@@ -4,7 +4,7 @@ import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writ
 import { importInto, readImportMarker } from './import.js';
 import { cliCommand } from './invocation.js';
 import { redact } from './redact.js';
-import { serve, type ServeOptions } from './serve.js';
+import { serve, withDataFileDefaults, type ServeOptions } from './serve.js';
 import { isWorker } from './workers.js';
 
 /**
@@ -13,7 +13,8 @@ import { isWorker } from './workers.js';
  * keeps the file's SHA-256), writes the inferred config next to it, then serves that config. Writes
  * go to the database, never back to the file.
  */
-export async function serveDataFile(file: string, options: ServeOptions): Promise<void> {
+export async function serveDataFile(file: string, given: ServeOptions): Promise<void> {
+  const options = withDataFileDefaults(given);
   // `--workers N`: the primary imported before starting the workers, which serve what it wrote.
   if (isWorker()) return serve({ ...options, config: options.config ?? defaultConfigFile(file) });
   const prepared = prepareImport(file, options);

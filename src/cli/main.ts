@@ -43,6 +43,7 @@ program
   .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
   .option('-w, --workers <n>', 'processes sharing the port (node:cluster); default 1', positive)
   .option('--db-wait <seconds>', 'keep retrying an unreachable database at start this long; default 30', seconds)
+  .option('--static <dir>', 'serve the files of this folder beside the API (a front-end); config server.static; with a data file, default ./public when it exists')
   .action((file: string | undefined, options: ServeOptions) => (file ? serveDataFile(file, options) : serve(options)));
 
 program
