@@ -69,7 +69,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setErrorHandler(handleError);
   app.addHook('onRequest', nosniff);
   // Before every other hook, so 401s, 429s and 404s carry the CORS headers too (a page can read why it failed).
-  if (cors) app.addHook('onRequest', cors.hook);
+  if (cors) {
+    app.addHook('onRequest', cors.hook);
+    app.addHook('onSend', cors.onSend);
+  }
   registerOps(app, ctx);
   // In a scope of its own, so the hook that counts and logs unmatched requests runs for them alone.
   app.register(async (scope) => {

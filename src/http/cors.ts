@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from 'fastify';
 import type { CorsConfig } from '../config/types.js';
 import { addVary } from './vary.js';
 
@@ -66,6 +66,19 @@ export class CorsPolicy {
   };
 
   /**
+   * The onSend hook: a handler that names headers to expose itself (json-server's lists name
+   * X-Total-Count) keeps the policy's list too, and a response to an origin not allowed exposes none.
+   */
+  readonly onSend: onSendHookHandler = (_request, reply, payload, done) => {
+    const exposed = reply.getHeader('access-control-expose-headers');
+    if (exposed !== undefined && exposed !== EXPOSED) {
+      if (reply.getHeader('access-control-allow-origin') === undefined) reply.removeHeader('access-control-expose-headers');
+      else reply.header('access-control-expose-headers', mergeNames(EXPOSED, String(exposed)));
+    }
+    done(null, payload);
+  };
+
+  /**
    * Answers a preflight (OPTIONS with Origin and Access-Control-Request-Method) when its origin is
    * allowed: 204 with the methods the path takes (`allow`) and the headers a page may send; returns
    * false (nothing sent) otherwise, so the OPTIONS is answered as any other and the browser refuses.
@@ -97,7 +110,9 @@ function allowedHeaders(requested: string | string[] | undefined): string {
   return [...ALLOWED_HEADERS, ...extra].join(', ');
 }
 
-/** True when a request is a CORS preflight: OPTIONS naming the method the page means to send. */
-export function isPreflight(request: Pick<FastifyRequest, 'method' | 'headers'>): boolean {
-  return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+/** `base` with the names of `more` it lacks (compared case-insensitively), in order. */
+function mergeNames(base: string, more: string): string {
+  const have = new Set(base.toLowerCase().split(', '));
+  const extra = more.split(',').map((n) => n.trim()).filter((n) => n && !have.has(n.toLowerCase()));
+  return extra.length ? `${base}, ${extra.join(', ')}` : base;
 }

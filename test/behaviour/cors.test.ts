@@ -185,6 +185,26 @@ describe('CORS configuration', () => {
     assert.equal(resolveConfig({ ...BARE, server: { static: 'site' } }, { fallbacks, overrides: { static: 'flag' } }).server.static, 'flag', '--static wins');
   });
 
+  test('json-server lists keep the whole exposed list beside X-Total-Count; origins not allowed are exposed nothing', async () => {
+    const open = { read: 'public', write: 'public' };
+    const server = await testServer(engines[0], { compat: 'json-server', server: { cors: { origins: LOOPBACK_ORIGINS } }, resources: { posts: { fields: { title: { type: 'string' } }, access: open } } });
+    try {
+      await server.app.inject({ method: 'POST', url: '/posts', payload: { title: 'a' } });
+      const res = await server.app.inject({ url: '/posts?_page=1', headers: { origin: VITE } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['x-total-count'], '1');
+      assert.equal(res.headers['access-control-allow-origin'], VITE);
+      const exposed = String(res.headers['access-control-expose-headers']).split(', ');
+      for (const h of ['ETag', 'Location', 'X-Total-Count', 'Link']) assert.ok(exposed.includes(h), h);
+      assert.equal(exposed.length, new Set(exposed.map((h) => h.toLowerCase())).size, 'no name twice');
+      const other = await server.app.inject({ url: '/posts?_page=1', headers: { origin: 'https://evil.com' } });
+      assert.equal(other.headers['access-control-allow-origin'], undefined);
+      assert.equal(other.headers['access-control-expose-headers'], undefined);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('loopback patterns: any port of localhost, 127.0.0.1 and [::1], over http only', async () => {
     const server = await testServer(engines[0], { ...DEMO_CONFIG, server: { cors: { origins: LOOPBACK_ORIGINS } } });
     try {
