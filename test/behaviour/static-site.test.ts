@@ -8,7 +8,10 @@ import type { RestwellServer } from '../../src/app/server.js';
 import { segmentsOf } from '../../src/app/static-site.js';
 import { ConfigError } from '../../src/config/load.js';
 import { engines, PUBLIC_DEMO, testServer } from '../../src/test-support/test-server.js';
-import { startServe } from '../support-process.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { pathToFileURL } from 'node:url';
+import { ROOT, startServe } from '../support-process.js';
 
 const engine = engines[0];
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -260,6 +263,45 @@ describe('--static: configuration', () => {
       assert.match(proc.output(), /"frontEnd":"files of /);
     } finally {
       await proc.stop();
+    }
+  });
+
+  test('restwell serve db.json serves ./public of the working directory, with CORS for loopback pages', async () => {
+    const { dir } = site();
+    const cwd = join(dir, '..');
+    writeFileSync(join(cwd, 'db.json'), JSON.stringify({ posts: [{ id: 1, title: 'hello' }] }));
+    // From the data file's folder, as a json-server user runs it: tsx and the CLI named by absolute paths.
+    const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/cli/main.ts'), 'serve', 'db.json', '--port', '0', '--host', '127.0.0.1', '--db', join(cwd, 'data.db')], {
+      cwd,
+      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stderr!.on('data', (d) => (out += d));
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout!.on('data', (d) => {
+          out += d;
+          const m = /"url":"http:\/\/localhost:(\d+)"/.exec(out);
+          if (m) resolve(Number(m[1]));
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${out}`)));
+      });
+      const base = `http://127.0.0.1:${port}`;
+      const page = await fetch(`${base}/`, { headers: { accept: BROWSER } });
+      assert.equal(await page.text(), '<!doctype html><title>front</title>');
+      const posts = await fetch(`${base}/posts`, { headers: { origin: 'http://localhost:5173' } });
+      assert.equal(posts.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+      assert.equal(posts.status, 200);
+      assert.match(await posts.text(), /"hello"/);
+      assert.match(out, /"cors":"pages of http:\/\/localhost:\*/);
+    } finally {
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   });
 });
