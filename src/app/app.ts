@@ -68,7 +68,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.setErrorHandler(handleError);
   app.addHook('onRequest', nosniff);
-  // Before every other hook, so 401s, 429s and 404s carry the CORS headers too (a page can read why it failed).
+  // Global, so it runs before every route's own hooks: 401s, 429s and 404s carry the CORS headers too (a page can read why it failed).
   if (cors) {
     app.addHook('onRequest', cors.hook);
     app.addHook('onSend', cors.onSend);
