@@ -6,7 +6,7 @@ import { configFileDiffers, defaultConfigFile, describePlan, prepareImport, writ
 import { importInto, readImportMarker, refuseLostWrites } from './import.js';
 import { cliCommand } from './invocation.js';
 import { redact } from './redact.js';
-import { serve, type ServeOptions } from './serve.js';
+import { serve, withDataFileDefaults, type ServeOptions } from './serve.js';
 import { isWorker } from './workers.js';
 
 /** json-server's own port and interface: what a front-end written against it expects. */
@@ -28,7 +28,8 @@ export interface ServeDataFileOptions extends ServeOptions {
  * loopback by default, and writes open to this machine (see openLocalWrites). Writes go to the
  * database, never back to the file.
  */
-export async function serveDataFile(file: string, options: ServeDataFileOptions): Promise<void> {
+export async function serveDataFile(file: string, given: ServeDataFileOptions): Promise<void> {
+  const options = withDataFileDefaults(given);
   const configFile = options.config ?? defaultConfigFile(file);
   const listen = dropInListen(options, configFile);
   // `--workers N`: the primary imported before starting the workers, which serve what it wrote.

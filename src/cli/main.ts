@@ -45,6 +45,7 @@ program
   .option('-w, --workers <n>', 'processes sharing the port (node:cluster); default 1', positive)
   .option('--db-wait <seconds>', 'keep retrying an unreachable database at start this long; default 30', seconds)
   .option('-f, --force', 'with a data file: import it again even if that replaces records written through the API since its last import')
+  .option('--static <dir>', 'serve the files of this folder beside the API (a front-end); config server.static; with a data file, default ./public when it exists')
   .action((file: string | undefined, options: ServeDataFileOptions) => (file ? serveDataFile(file, options) : serve(options)));
 
 program

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
@@ -11,6 +13,7 @@ import { redact } from './redact.js';
 import { exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import { openLocalWrites } from './open-local-writes.js';
+import { LOOPBACK_ORIGINS } from '../http/cors.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -22,6 +25,21 @@ export interface ServeOptions {
   workers?: number;
   /** How long to keep retrying an unreachable database at start, in seconds. */
   dbWait?: number;
+  /** A folder of files served beside the API (`--static`; overrides `server.static`). */
+  static?: string;
+  /** Settings used where the config file says nothing (see withDataFileDefaults). */
+  fallbacks?: { static?: string; corsOrigins?: string[] };
+}
+
+/**
+ * What `serve <file.json>` adds where its config says nothing, as json-server does: the front-end
+ * in ./public when that folder exists, and CORS for pages served from this machine on any port (a
+ * Vite dev server at http://localhost:5173 calling the API).
+ */
+export function withDataFileDefaults<T extends ServeOptions>(options: T, cwd = process.cwd()): T {
+  const dir = join(cwd, 'public');
+  const isFolder = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return { ...options, fallbacks: { ...(isFolder ? { static: dir } : {}), corsOrigins: LOOPBACK_ORIGINS } };
 }
 
 /** How `serve` differs when it serves a json-server data file. */
@@ -33,7 +51,7 @@ export interface ServeProfile {
 /** Starts the server and keeps it running until SIGINT/SIGTERM, then closes cleanly. */
 export async function serve(options: ServeOptions, profile: ServeProfile = {}): Promise<void> {
   const env = cliConfigEnv({ file: options.config, database: options.db });
-  const loaded = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db } });
+  const loaded = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db, static: options.static }, fallbacks: options.fallbacks });
   const { config, notice } = profile.openLocalWrites ? openLocalWrites(loaded) : { config: loaded, notice: undefined };
   const workers = options.workers ?? 1;
   if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);

@@ -46,6 +46,8 @@ function bannerRecord({ config, resources, port, workers, configFile, notice }: 
     ...(notice ? { notice } : {}),
     access: resources.map(describeAccess),
     ...(first ? { try: `curl -i ${url}/${first}` } : {}),
+    ...(config.server.static ? { frontEnd: `files of ${config.server.static} at ${url}/ (browsers get its index.html at /)` } : {}),
+    ...(config.server.cors ? { cors: `pages of ${config.server.cors.origins.join(', ')} may call the API` } : {}),
     createApiKey: createKeyCommand({ ...config, database }, configFile),
     sendTestWebhook: hooksCommands(config, port, configFile),
   };
@@ -59,6 +61,8 @@ function bannerText(facts: BannerFacts): string {
     (record.notice ? `${record.notice}\n` : '') +
     record.access.map((line) => `  ${line}\n`).join('') +
     (record.try ? `Try:  ${record.try}\n` : '') +
+    (record.frontEnd ? `Front-end:  ${record.frontEnd}\n` : '') +
+    (record.cors ? `CORS:  ${record.cors}\n` : '') +
     `Create an API key (printed once):  ${record.createApiKey}\n` +
     record.sendTestWebhook.map((command) => `Send a signed test webhook:  ${command}\n`).join('') +
     '\n'

@@ -24,7 +24,9 @@ const validateSchema = configAjv.compile(configSchema);
 export interface LoadOptions {
   file?: string;
   env?: NodeJS.ProcessEnv;
-  overrides?: { port?: number; host?: string; database?: string };
+  overrides?: { port?: number; host?: string; database?: string; static?: string };
+  /** Used where the file says nothing (what `serve <file.json>` adds, as json-server does). */
+  fallbacks?: { static?: string; corsOrigins?: string[] };
 }
 
 /** Reads, substitutes, validates and completes a config; the demo config when no file is given. */
@@ -72,6 +74,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       metrics: server.metrics,
       drainTimeoutMs: parseDurationMs(server.drainTimeout),
       publicUrl: server.publicUrl,
+      ...staticAndCors(server, options),
     },
     database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,
     allowDestructiveMigrations: substituted.allowDestructiveMigrations ?? DEFAULTS.allowDestructiveMigrations,
@@ -88,6 +91,16 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     auth: substituted.auth ?? {},
     ...(substituted.redis ? { redis: substituted.redis } : {}),
     origin: source,
+  };
+}
+
+/** `server.static` (flag, else file, else fallback) and `server.cors` (file, else fallback), when set. */
+function staticAndCors(server: { static?: string; cors?: { origins: string[]; maxAge?: string } }, options: LoadOptions): Pick<RestwellConfig['server'], 'static' | 'cors'> {
+  const dir = options.overrides?.static ?? server.static ?? options.fallbacks?.static;
+  const origins = server.cors?.origins ?? options.fallbacks?.corsOrigins;
+  return {
+    ...(dir ? { static: dir } : {}),
+    ...(origins ? { cors: { origins: origins.map((o) => o.toLowerCase()), maxAgeSeconds: parseDuration(server.cors?.maxAge ?? DEFAULTS.corsMaxAge) } } : {}),
   };
 }
 

@@ -60,6 +60,16 @@ export interface ResourceConfig {
   singular?: boolean;
 }
 
+/**
+ * `server.cors`: the origins whose pages may call the API (exact `https://app.example.com`, a port
+ * wildcard `http://localhost:*`, a leftmost-label wildcard `https://*.example.com`, or `*` for any),
+ * and how long a browser may cache a preflight's answer.
+ */
+export interface CorsConfig {
+  origins: string[];
+  maxAgeSeconds: number;
+}
+
 /** The API a resource answers with: Restwell's HAL API, or json-server's shapes (the json-server profile). */
 export type Compat = 'hal' | 'json-server';
 
@@ -86,6 +96,10 @@ export interface RestwellConfig {
     /** At shutdown, how long requests under way may take to finish before their connections are cut. */
     drainTimeoutMs: number;
     publicUrl?: string;
+    /** A folder of files served beside the API (a front-end), as given (relative to the working directory); none unless set. */
+    static?: string;
+    /** Which browser origins may call the API from their pages (CORS); none unless set. */
+    cors?: CorsConfig;
   };
   database: string;
   /** Allow schema sync to drop or retype columns that the config no longer declares. */

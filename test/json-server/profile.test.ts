@@ -78,6 +78,7 @@ for (const engine of engines) {
 
     test('filters: repeated values match any, _ne skips records without a value, _gte/_lt, sort both ways', async () => {
       assert.deepEqual((await get('/posts?id=1&id=3&id=99')).json().map((p: { id: number }) => p.id), [1, 3]);
+      assert.deepEqual((await get('/posts?id%5B%5D=1&id%5B%5D=3')).json().map((p: { id: number }) => p.id), [1, 3], "axios's id[]=1&id[]=3");
       assert.deepEqual((await get('/posts?views_gte=20&views_lt=22&_sort=views&_order=desc')).json().map((p: { views: number }) => p.views), [21, 20]);
       assert.deepEqual((await get('/posts?views_gt=21&_sort=-views')).json().map((p: { views: number }) => p.views), [23, 22]);
       await inject('POST', '/users', { name: 'nobody' });

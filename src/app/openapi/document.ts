@@ -49,6 +49,8 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   // Paths whose POST takes a body of known types, which OPTIONS advertises in Accept-Post.
   const acceptPost = new Set<string>();
   for (const route of routes) {
+    // The front-end's catch-all (server.static) serves files, not API operations; OpenAPI paths cannot express it.
+    if (route.path.includes('*')) continue;
     const path = openApiPath(route.path);
     if (route.method === 'POST' && !route.rawBody) acceptPost.add(path);
     const doc = operationDoc(route, ctx);

@@ -28,7 +28,11 @@ export function jsonServerRoutes(resources: readonly ResourceDefinition[]): Rout
   const byName = new Map(resources.map((r) => [r.name, r]));
   const routes: Route[] = [];
   for (const r of resources) {
-    if (r.compat !== 'json-server' || r.singular) continue;
+    if (r.compat !== 'json-server') continue;
+    if (r.singular) {
+      routes.push(...singularRows(r));
+      continue;
+    }
     const collection = `/${r.name}`;
     const item = `/${r.name}/:id`;
     const name = capital(r.name);
@@ -55,6 +59,26 @@ export function jsonServerRoutes(resources: readonly ResourceDefinition[]): Rout
     }
   }
   return routes;
+}
+
+/**
+ * A singular resource's object at `/{name}`, as json-server serves `"profile": {…}`: GET, PUT, PATCH,
+ * and POST, which sets it and answers 201 as json-server does. json-server has no DELETE there,
+ * so neither has this (405 with Allow).
+ */
+function singularRows(r: ResourceDefinition): Route[] {
+  const path = `/${r.name}`;
+  const name = capital(r.name);
+  // POST sets the object whether or not it was there: a PUT whose answer is always json-server's 201.
+  const set: typeof JSON_SERVER_SHAPE = { ...JSON_SERVER_SHAPE, send: (request, reply, _status, body, headers) => JSON_SERVER_SHAPE.send(request, reply, 201, body, { ...headers, location: path }) };
+  const rows: Route[] = [
+    { method: 'GET', path, operationId: `get${name}`, summary: `Read the ${r.name} object`, handler: (c) => readJsonServer(c, r), kind: 'read', doc: jsonServerOperation('read', r) },
+    { method: 'PUT', path, operationId: `put${name}`, summary: `Replace the ${r.name} object (or set it, 201)`, handler: (c) => replaceRecord(c, r, JSON_SERVER_SHAPE), kind: 'replace', doc: jsonServerOperation('replace', r) },
+    { method: 'PATCH', path, operationId: `patch${name}`, summary: `Update part of the ${r.name} object (plain JSON: top-level members replace)`, handler: (c) => patchRecord(c, r, JSON_SERVER_SHAPE), kind: 'patch', bodyTypes: PATCH_BODY_TYPES, doc: jsonServerOperation('patch', r) },
+    // Sets rather than adds, so it passes the rules of a PUT (update and create), not only create's.
+    { method: 'POST', path, operationId: `set${name}`, summary: `Set the ${r.name} object (201, as json-server answers)`, handler: (c) => replaceRecord(c, r, set), kind: 'replace', bodyTypes: JSON_BODY_TYPES, doc: jsonServerOperation('set', r) },
+  ];
+  return rows.map((row) => ({ ...row, resource: r }));
 }
 
 /** `POST /posts/{id}/comments`: a comment whose `postId` is the path's, whatever the body said (json-server's rule). */
