@@ -308,7 +308,7 @@ export const GENERAL_DIFFERENCES: Array<{ requests: string; aspect: Aspect; reas
     reason: 'error bodies differ by design: json-server answers {} (404) or a stack trace (500), Restwell an RFC 9457 application/problem+json',
   },
   {
-    requests: 'GET of one record (/{collection}/{id}), when json-server sends no Link',
+    requests: 'GET of one record (/{collection}/{id}) or of a singular resource (/profile), when json-server sends no Link',
     aspect: 'link',
     reason: 'Restwell links a record to itself, its collection and the records it refers to (Link: rel=self, collection, and one per reference field); json-server sends none, and a front-end reading the body sees no difference',
   },
@@ -329,8 +329,12 @@ export const GENERAL_DIFFERENCES: Array<{ requests: string; aspect: Aspect; reas
 /** Whether a request lists a whole collection without asking for an order (the string-id order rule applies). */
 export const isWholeUnsortedList = (r: { method: string; path: string }) => r.method === 'GET' && !/[?&](_sort|_page|_limit|_start|_end)=/.test(r.path);
 
-/** Whether a request is a GET of one record (the path's second segment is an id; no nested collection). */
-export const isRecordRead = (r: { method: string; path: string }) => r.method === 'GET' && r.path.split('?')[0]!.split('/').length === 3;
+/** Whether a request is a GET of one record (the path's second segment is an id; no nested collection) or of a singular resource of `db`. */
+export const isRecordRead = (r: { method: string; path: string }, db: Record<string, unknown>) => {
+  const segments = r.path.split('?')[0]!.split('/').slice(1);
+  const singular = segments.length === 1 && db[segments[0]!] !== null && typeof db[segments[0]!] === 'object' && !Array.isArray(db[segments[0]!]);
+  return r.method === 'GET' && (segments.length === 2 || singular);
+};
 
 /**
  * Every other difference the corpus shows, request by request: the test fails on any difference not
@@ -380,10 +384,10 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
     aspect: 'body',
     reason: "json-server 1.x's _per_page answers its pages object {first, prev, next, last, pages, items, data} in Restwell; 0.17 ignores _per_page (10 records a page, a bare array)",
   },
-  ...(['x-total-count', 'link', 'expose-headers'] as const).map((aspect) => ({
+  ...(['x-total-count', 'link'] as const).map((aspect) => ({
     request: 'GET /posts?_page=2&_per_page=5',
     aspect,
-    reason: 'the pages object carries the count and the neighbouring pages itself, so (as json-server 1.x) no X-Total-Count and no Link (nor exposes them)',
+    reason: 'the pages object carries the count and the neighbouring pages itself, so (as json-server 1.x) no X-Total-Count and no Link',
   })),
   ...(['GET /posts?title_like=dolor$', 'GET /posts?title_like=^magna%20veniam%20elit%20sit$', 'GET /comments?body_like=sit%20amet$'] as const).map((request) => ({
     request,

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { createServer, type RestwellServer } from '../../src/app/server.js';
 import { prepareImport } from '../../src/cli/import-file.js';
 import { resolveConfig } from '../../src/config/load.js';
+import { LOOPBACK_ORIGINS } from '../../src/http/cors.js';
 import { defineResources } from '../../src/core/resource.js';
 import { loadImport } from '../../src/json-server/import/load-import.js';
 import { openStore } from '../../src/store/open.js';
@@ -46,12 +47,14 @@ export interface Answer {
   totalCount: string | null;
   link: string | null;
   location: string | null;
+  /** Access-Control-Allow-Origin. */
+  allowOrigin: string | null;
   /** Access-Control-Expose-Headers, as a sorted list of lower-case names. */
   expose: string[];
 }
 
 /** The aspects compared. */
-export type Aspect = 'status' | 'body' | 'x-total-count' | 'link' | 'location' | 'expose-headers';
+export type Aspect = 'status' | 'body' | 'x-total-count' | 'link' | 'location' | 'cors';
 
 /** A server under comparison: its base URL and how to stop it. */
 export interface Running {
@@ -98,14 +101,15 @@ export async function startJsonServer(db: Record<string, unknown>): Promise<Runn
  * Restwell serving `file` as `restwell import` would load it: the data file read and inferred by
  * the import's own code (prepareImport), loaded into a fresh database of `engine` (loadImport, as
  * `importInto` does, without its progress lines), then served with that config plus
- * `compat: json-server` and every resource open to reads and writes.
+ * `compat: json-server`, `serve <file.json>`'s CORS origins, and every resource open to reads and writes.
  */
 export async function startRestwell(engine: TestEngine, dir: string, file: string): Promise<Running & { server: RestwellServer }> {
   const database = engine.freshUrl();
   mkdirSync(dir, { recursive: true });
   const prepared = prepareImport(file, { db: database, config: join(dir, `${engine.name}.restwell.yaml`) });
   const resources = Object.fromEntries(Object.entries(prepared.plan.resources).map(([name, r]) => [name, { ...r, access: { read: 'public', write: 'public' } }]));
-  const config = resolveConfig({ compat: 'json-server', resources }, { env: {}, overrides: { database } });
+  // As `serve <file.json>` runs it: CORS for pages served from this machine on any port (json-server allows every origin).
+  const config = resolveConfig({ compat: 'json-server', server: { cors: { origins: LOOPBACK_ORIGINS } }, resources }, { env: {}, overrides: { database } });
   const store = await openStore(database);
   try {
     await loadImport(store, defineResources(config), prepared.plan, {
@@ -139,7 +143,7 @@ export async function send(base: string, r: ParityRequest): Promise<Answer> {
     // not JSON (json-server's 500 stack trace, a JSONP answer): compared as text
   }
   const expose = (res.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean).sort();
-  return { status: res.status, body, totalCount: res.headers.get('x-total-count'), link: res.headers.get('link'), location: res.headers.get('location'), expose };
+  return { status: res.status, body, totalCount: res.headers.get('x-total-count'), link: res.headers.get('link'), location: res.headers.get('location'), allowOrigin: res.headers.get('access-control-allow-origin'), expose };
 }
 
 const SYSTEM = ['version', 'createdAt', 'updatedAt'];
@@ -212,8 +216,11 @@ export function compareAnswers(js: Answer, rw: Answer, leniency: Leniency = {}):
   const jsLink = linkSemantics(js.link);
   const rwLink = linkSemantics(rw.link);
   if (differ(jsLink, rwLink) && !(leniency.recordRead && jsLink === null)) out.push({ aspect: 'link', jsonServer: jsLink, restwell: rwLink });
-  // What a front-end on another origin may read: json-server exposes X-Total-Count (and Link with _page) where it sends them.
-  if (differ(js.expose, rw.expose)) out.push({ aspect: 'expose-headers', jsonServer: js.expose.join(', '), restwell: rw.expose.join(', ') });
+  // What a front-end on another origin may read: both allow its origin, and Restwell exposes at least what json-server
+  // does (X-Total-Count, and Link with _page, on lists; Location on a 201).
+  if (js.allowOrigin !== rw.allowOrigin || js.expose.some((h) => !rw.expose.includes(h))) {
+    out.push({ aspect: 'cors', jsonServer: `allow ${js.allowOrigin}; expose ${js.expose.join(', ')}`, restwell: `allow ${rw.allowOrigin}; expose ${rw.expose.join(', ')}` });
+  }
   if (js.status === 201 && locationPath(js.location) !== locationPath(rw.location)) out.push({ aspect: 'location', jsonServer: locationPath(js.location), restwell: locationPath(rw.location) });
   return out;
 }
