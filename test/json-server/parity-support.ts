@@ -23,7 +23,7 @@ export interface ParityRequest {
   label?: string;
 }
 
-/** A corpus step: a request for both servers, and requests sent to Restwell alone afterwards to keep both states equal. */
+/** A corpus step: a request for both servers, and requests sent to one of them alone afterwards to keep both states equal. */
 export interface ParityStep extends ParityRequest {
   /** Restwell-only requests that bring its state in line with json-server's after an intentional difference (each must succeed). */
   thenOnRestwell?: ParityRequest[];
