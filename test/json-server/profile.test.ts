@@ -213,6 +213,20 @@ for (const engine of engines) {
       assert.match(options.headers['accept-patch'] as string, /^application\/json, application\/merge-patch\+json/);
     });
 
+    test("a client that asks for application/hal+json (the console) gets Restwell's HAL API on the same URLs", async () => {
+      const hal = { accept: 'application/hal+json' };
+      const page = (await get('/posts?limit=2&sort=-views', hal)).json();
+      assert.equal(page._embedded.posts.length, 2);
+      assert.ok(page._links.next);
+      const record = await get('/posts/2', hal);
+      assert.equal(record.headers['content-type'], 'application/hal+json; charset=utf-8');
+      assert.equal(record.json()._links.self.href, '/posts/2');
+      const created = await inject('POST', '/posts', { title: 'hal' }, hal);
+      assert.equal(created.json()._links.self.href, `/posts/${created.json().id}`);
+      assert.equal((await inject('DELETE', `/posts/${created.json().id}`, undefined, hal)).statusCode, 204);
+      assert.ok(Array.isArray((await get('/posts?_limit=1')).json()), 'and json-server clients still get theirs');
+    });
+
     test("a resource may keep Restwell's HAL API, and access rules still hold", async () => {
       await inject('POST', '/notes', { text: 'n' });
       assert.ok((await get('/notes')).json()._embedded, 'compat: hal overrides the global profile');

@@ -3,7 +3,7 @@ import type { Json } from '../../http/openapi/components.js';
 import { header } from '../../http/openapi/headers.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { pascal } from '../../http/openapi/components.js';
-import { idSchema, plainRecordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
+import { idSchema, pageSchema, plainRecordSchema, recordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 import { bodySchema } from '../../core/field-schema.js';
 import { RECORD_OPERATIONS } from '../../resources/http/record-operations.js';
 import { LIST_CAP } from './list-request.js';
@@ -66,6 +66,8 @@ const pagesSchema = (item: Json): Json => ({
 export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: SchemaContext) => OperationDoc {
   return (ctx) => {
     const json = (schema: Json) => ({ 'application/json': { schema } });
+    // A client that asks for application/hal+json gets Restwell's HAL API instead (routes.ts halToo).
+    const withHal = (schema: Json, hal: () => Json) => ({ ...json(schema), 'application/hal+json': { schema: hal() } });
     const plain = () => plainRecordSchema(r, ctx);
     if (kind === 'list') {
       return {
@@ -75,7 +77,7 @@ export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: Sc
           '200': {
             description: `The ${r.name} records`,
             headers: { 'X-Total-Count': { description: 'Every matching record, when the list is cut (_page, _limit, _end)', schema: count }, Link: header(ctx, 'link', false) },
-            content: json({ oneOf: [{ type: 'array', items: plain() }, pagesSchema(plain())] }),
+            content: withHal({ oneOf: [{ type: 'array', items: plain() }, pagesSchema(plain())] }, () => pageSchema(r, ctx)),
           },
         },
         problems: ['invalid-query', 'expand-forbidden', 'unavailable', 'not-found'],
@@ -84,7 +86,8 @@ export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: Sc
     // Every answer with a record carries it bare, and only as JSON (json-server has no other representation).
     // No Vary: the answer is JSON whatever the Accept; an expanded read has no ETag, and Link is Restwell's.
     const headers = () => ({ ETag: header(ctx, 'etag', false), 'Last-Modified': header(ctx, 'last-modified', false), Link: header(ctx, 'link', false) });
-    const hal = RECORD_OPERATIONS[kind === 'set' ? 'replace' : kind]!(r, ctx, { content: () => json(plain()), readParameters: () => READ_PARAMETERS, headers, input: inputSchema });
+    const content = () => (kind === 'set' ? json(plain()) : withHal(plain(), () => recordSchema(r, ctx)));
+    const hal = RECORD_OPERATIONS[kind === 'set' ? 'replace' : kind]!(r, ctx, { content, readParameters: () => READ_PARAMETERS, headers, input: inputSchema });
     switch (kind) {
       case 'create':
         return { ...hal, description: `${hal.description} The body may name the id (409 id-taken when a record has it).`, problems: [...hal.problems, 'id-taken', 'invalid-id'] };
@@ -98,7 +101,7 @@ export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: Sc
         return { ...hal, description: `Sets the ${r.name} object, whole, whether or not it was set, and answers 201 as json-server does.`, responses: { '201': created! }, problemHeaders: { 415: { 'Accept-Post': header(ctx, 'accept-post') } } };
       }
       case 'delete':
-        return { ...hal, description: `${hal.description} Records referencing it go with it, as in json-server.`, responses: { '200': { description: 'Deleted', content: json({ type: 'object', maxProperties: 0 }) } } };
+        return { ...hal, description: `${hal.description} Records referencing it go with it, as in json-server.`, responses: { '200': { description: 'Deleted', content: json({ type: 'object', maxProperties: 0 }) }, '204': { description: 'Deleted, to a client that asks for application/hal+json' } } };
       default:
         return hal;
     }

@@ -4,12 +4,17 @@ import type { ResourceDefinition } from '../../core/resource.js';
 import { idSchema } from '../../http/openapi/schemas.js';
 import type { Route } from '../../http/route.js';
 import { JSON_BODY_TYPES, PATCH_TYPES } from '../../http/body-types.js';
+import { negotiate } from '../../http/negotiate.js';
+import { createRecord } from '../../resources/http/create.js';
 import { deleteRecord } from '../../resources/http/delete.js';
 import { expansionsOf } from '../../resources/http/expand.js';
+import { listRecords } from '../../resources/http/list.js';
 import { patchRecord } from '../../resources/http/patch.js';
+import { readRecord } from '../../resources/http/read.js';
 import { notFound } from '../../resources/http/record-request.js';
 import { replaceRecord } from '../../resources/http/replace.js';
 import type { Filter } from '../../store/list-query.js';
+import { JSON_SERVER_QUERY } from '../query/json-server-params.js';
 import { createJsonServer } from './create.js';
 import { listJsonServer } from './list.js';
 import { JSON_SERVER_SHAPE } from './plain-shape.js';
@@ -44,7 +49,7 @@ export function jsonServerRoutes(resources: readonly ResourceDefinition[]): Rout
       { method: 'PATCH', path: item, operationId: `patch${name}`, summary: `Update part of a ${r.name} record (plain JSON: top-level members replace)`, handler: (c) => patchRecord(c, r, JSON_SERVER_SHAPE), kind: 'patch', bodyTypes: PATCH_BODY_TYPES },
       { method: 'DELETE', path: item, operationId: `delete${name}`, summary: `Delete a ${r.name} record (200 {})`, handler: (c) => deleteRecord(c, r, JSON_SERVER_SHAPE), kind: 'delete' },
     ];
-    for (const row of rows) routes.push({ ...row, resource: r, doc: jsonServerOperation(row.kind as Parameters<typeof jsonServerOperation>[0], r) });
+    for (const row of rows) routes.push(halToo({ ...row, resource: r, doc: jsonServerOperation(row.kind as Parameters<typeof jsonServerOperation>[0], r) }));
     for (const e of expansionsOf(r, byName).values()) {
       if (e.kind !== 'reverse' || e.name !== e.target.name || e.target.compat !== 'json-server') continue;
       const child = e.target;
@@ -78,7 +83,33 @@ function singularRows(r: ResourceDefinition): Route[] {
     // Sets rather than adds, so it passes the rules of a PUT (update and create), not only create's.
     { method: 'POST', path, operationId: `set${name}`, summary: `Set the ${r.name} object (201, as json-server answers)`, handler: (c) => replaceRecord(c, r, set), kind: 'replace', bodyTypes: JSON_BODY_TYPES, doc: jsonServerOperation('set', r) },
   ];
-  return rows.map((row) => ({ ...row, resource: r }));
+  return rows.map((row) => (row.method === 'POST' ? { ...row, resource: r } : halToo({ ...row, resource: r })));
+}
+
+/** Restwell's own handler of each record operation. */
+const HAL_HANDLERS: Record<string, (ctx: Parameters<Route['handler']>[0], r: ResourceDefinition) => ReturnType<Route['handler']>> = {
+  list: (c, r) => listRecords(c, r, JSON_SERVER_QUERY),
+  create: createRecord,
+  read: (c, r) => readRecord(c, r, JSON_SERVER_QUERY),
+  replace: replaceRecord,
+  patch: patchRecord,
+  delete: deleteRecord,
+};
+
+/**
+ * A row that answers as json-server does, and as Restwell's HAL API to a client that asks for
+ * `application/hal+json` (the console, a HAL client): one resource, both APIs, chosen by Accept.
+ */
+function halToo(row: Route): Route {
+  const hal = HAL_HANDLERS[row.kind]!;
+  return {
+    ...row,
+    handler: (c) => {
+      const jsonServer = row.handler(c);
+      const restwell = hal(c, row.resource!);
+      return (request, reply) => (negotiate(request) === 'hal' ? restwell(request, reply) : jsonServer(request, reply));
+    },
+  };
 }
 
 /** `POST /posts/{id}/comments`: a comment whose `postId` is the path's, whatever the body said (json-server's rule). */
