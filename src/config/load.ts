@@ -95,12 +95,14 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
 }
 
 /** `server.static` (flag, else file, else fallback) and `server.cors` (file, else fallback), when set. */
-function staticAndCors(server: { static?: string; cors?: { origins: string[]; maxAge?: string } }, options: LoadOptions): Pick<RestwellConfig['server'], 'static' | 'cors'> {
+function staticAndCors(server: { static?: string; cors?: { origins: string[]; maxAge?: string; credentials?: boolean } }, options: LoadOptions): Pick<RestwellConfig['server'], 'static' | 'cors'> {
   const dir = options.overrides?.static ?? server.static ?? options.fallbacks?.static;
   const origins = server.cors?.origins ?? options.fallbacks?.corsOrigins;
+  // The fallback is json-server's CORS, credentials and all, for front-ends that send them.
+  const credentials = server.cors ? (server.cors.credentials ?? false) : true;
   return {
     ...(dir ? { static: dir } : {}),
-    ...(origins ? { cors: { origins: origins.map((o) => o.toLowerCase()), maxAgeSeconds: parseDuration(server.cors?.maxAge ?? DEFAULTS.corsMaxAge) } } : {}),
+    ...(origins ? { cors: { origins: origins.map((o) => o.toLowerCase()), maxAgeSeconds: parseDuration(server.cors?.maxAge ?? DEFAULTS.corsMaxAge), credentials } } : {}),
   };
 }
 

@@ -58,7 +58,7 @@ export const configSchema = {
         drainTimeout: { ...durationMsSchema(true), description: 'At shutdown (SIGTERM, SIGINT), how long requests under way may take to finish before their connections are closed, e.g. 10s (default)' },
         static: { type: 'string', minLength: 1, description: 'A folder of files (a front-end) served beside the API, relative to the working directory: GET /app.js serves its app.js unless a route of the API has that path; GET / serves its index.html to browsers (Accept prefers text/html), the API root to everyone else. No directory listings; dotfiles and anything outside the folder are never served. Default: none (serve <file.json> uses ./public when it exists)' },
         cors: {
-          description: 'Browser pages of these origins may call the API (CORS). No credentials are involved: the API takes bearer tokens, never cookies. Default: none (serve <file.json> allows http://localhost:*, http://127.0.0.1:* and http://[::1]:*)',
+          description: 'Browser pages of these origins may call the API (CORS). The API takes bearer tokens, never cookies. Default: none (serve <file.json> allows http://localhost:*, http://127.0.0.1:* and http://[::1]:*, with credentials, as json-server does)',
           type: 'object',
           additionalProperties: false,
           required: ['origins'],
@@ -70,6 +70,10 @@ export const configSchema = {
               items: { type: 'string', pattern: CORS_ORIGIN },
             },
             maxAge: { ...duration, description: 'How long a browser may reuse a preflight (OPTIONS) answer, e.g. 10m (default); browsers cap it (Chromium at 2h)' },
+            credentials: {
+              type: 'boolean',
+              description: "Let pages that send credentials (fetch's credentials: 'include', axios's withCredentials) read the answers: Access-Control-Allow-Credentials: true. The API reads no cookies, so no request gains any authority by it. Default false",
+            },
           },
         },
       },

@@ -63,11 +63,13 @@ export interface ResourceConfig {
 /**
  * `server.cors`: the origins whose pages may call the API (exact `https://app.example.com`, a port
  * wildcard `http://localhost:*`, a leftmost-label wildcard `https://*.example.com`, or `*` for any),
- * and how long a browser may cache a preflight's answer.
+ * how long a browser may cache a preflight's answer, and whether pages may send credentials.
  */
 export interface CorsConfig {
   origins: string[];
   maxAgeSeconds: number;
+  /** Pages may send credentials (`Access-Control-Allow-Credentials: true`); the API reads none, so this only lets such pages work. */
+  credentials: boolean;
 }
 
 /** The API a resource answers with: Restwell's HAL API, or json-server's shapes (the json-server profile). */

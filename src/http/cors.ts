@@ -37,10 +37,12 @@ function matcher(pattern: string): (origin: string) => boolean {
 export class CorsPolicy {
   private readonly matchers: Array<(origin: string) => boolean>;
   private readonly maxAge: string;
+  private readonly credentials: boolean;
 
   constructor(config: CorsConfig) {
     this.matchers = config.origins.map(matcher);
     this.maxAge = String(config.maxAgeSeconds);
+    this.credentials = config.credentials;
   }
 
   /** The request's Origin when the policy allows it (lower-cased as browsers send it), else undefined. */
@@ -62,6 +64,7 @@ export class CorsPolicy {
     addVary(reply, 'Origin');
     const origin = this.allowedOrigin(request);
     if (origin) reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSED);
+    if (origin && this.credentials) reply.header('access-control-allow-credentials', 'true');
     done();
   };
 
@@ -91,6 +94,7 @@ export class CorsPolicy {
       .header('access-control-allow-methods', allow)
       .header('access-control-allow-headers', allowedHeaders(request.headers['access-control-request-headers']))
       .header('access-control-max-age', this.maxAge);
+    if (this.credentials) reply.header('access-control-allow-credentials', 'true');
     reply.code(204).send();
     return true;
   }

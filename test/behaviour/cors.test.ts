@@ -39,7 +39,7 @@ for (const engine of engines) {
       const allowed = String(res.headers['access-control-allow-headers']).split(', ');
       for (const h of ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Prefer', 'x-trace-id']) assert.ok(allowed.includes(h), h);
       assert.equal(res.headers['access-control-max-age'], '300');
-      assert.equal(res.headers['access-control-allow-credentials'], undefined, 'never credentials: bearer tokens, no cookies');
+      assert.equal(res.headers['access-control-allow-credentials'], undefined, 'no credentials unless server.cors.credentials says so');
       const record = await preflight('/characters/1', 'PATCH');
       assert.equal(record.headers['access-control-allow-methods'], 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS');
     });
@@ -167,7 +167,7 @@ describe('CORS configuration', () => {
     }
     assert.throws(() => resolveConfig({ ...BARE, server: { cors: { origins: [] } } }), ConfigError);
     const ok = resolveConfig({ ...BARE, server: { cors: { origins: ['*', 'http://[::1]:*', 'https://*.example.com', 'http://Localhost:3000'] } } });
-    assert.deepEqual(ok.server.cors, { origins: ['*', 'http://[::1]:*', 'https://*.example.com', 'http://localhost:3000'], maxAgeSeconds: 600 });
+    assert.deepEqual(ok.server.cors, { origins: ['*', 'http://[::1]:*', 'https://*.example.com', 'http://localhost:3000'], maxAgeSeconds: 600, credentials: false });
   });
 
   test('serve <file.json>: loopback origins and ./public when the config file says nothing; the file wins when it does', () => {
@@ -178,11 +178,27 @@ describe('CORS configuration', () => {
     assert.deepEqual(fallbacks, { static: join(cwd, 'public'), corsOrigins: LOOPBACK_ORIGINS });
     const defaulted = resolveConfig(BARE, { fallbacks });
     assert.deepEqual(defaulted.server.cors?.origins, LOOPBACK_ORIGINS);
+    assert.equal(defaulted.server.cors?.credentials, true, "json-server's CORS lets front-ends send credentials");
     assert.equal(defaulted.server.static, join(cwd, 'public'));
     const own = resolveConfig({ ...BARE, server: { static: 'site', cors: { origins: ['https://app.example.com'] } } }, { fallbacks });
     assert.deepEqual(own.server.cors?.origins, ['https://app.example.com']);
+    assert.equal(own.server.cors?.credentials, false);
     assert.equal(own.server.static, 'site');
     assert.equal(resolveConfig({ ...BARE, server: { static: 'site' } }, { fallbacks, overrides: { static: 'flag' } }).server.static, 'flag', '--static wins');
+  });
+
+  test('with credentials: true, an allowed origin may send credentials (preflight and answer say so)', async () => {
+    const server = await testServer(engines[0], { server: { cors: { origins: [VITE], credentials: true } }, resources: { posts: { fields: { title: { type: 'string' } } } } });
+    try {
+      const pre = await server.app.inject({ method: 'OPTIONS', url: '/posts', headers: { origin: VITE, 'access-control-request-method': 'GET' } });
+      assert.equal(pre.headers['access-control-allow-credentials'], 'true');
+      const res = await server.app.inject({ method: 'GET', url: '/posts', headers: { origin: VITE } });
+      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+      const other = await server.app.inject({ method: 'GET', url: '/posts', headers: { origin: 'https://evil.example' } });
+      assert.equal(other.headers['access-control-allow-credentials'], undefined);
+    } finally {
+      await server.close();
+    }
   });
 
   test('json-server lists keep the whole exposed list beside X-Total-Count; origins not allowed are exposed nothing', async () => {

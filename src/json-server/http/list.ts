@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../core/errors.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
+import { baseUrl } from '../../http/problems.js';
 import type { RawQuery } from '../../resources/http/query-dialect.js';
 import { fitListPage } from '../../resources/http/list-body.js';
 import type { Filter, ListQuery, Page } from '../../store/list-query.js';
@@ -38,7 +39,7 @@ export function listJsonServer(ctx: HttpContext, resource: ResourceDefinition, s
       case 'page': {
         const page = await fetch(ctx, resource, { ...query, limit: paging.limit, offset: (paging.page - 1) * paging.limit, withTotal: true });
         exposeTotal(reply, page, true);
-        const link = pageLinks(request.url, paging.page, paging.limit, page.records.length, page.total!);
+        const link = pageLinks(`${baseUrl(request)}${request.url}`, paging.page, paging.limit, page.records.length, page.total!);
         if (link) reply.header('link', link);
         return sendJson(reply, 200, await itemsJson(ctx, request, resource, page, list));
       }

@@ -1,8 +1,9 @@
 /**
  * json-server's `Link` header for `_page` (its getPage): none for an empty page or one that holds
  * everything; else `first` and `last`, `prev` past page 1, `next` while records follow. Each link is
- * the request's own URL with `_page` changed, relative (resolved against the request, RFC 8288), so
- * it names this server as the client reached it rather than as a Host header claims.
+ * the request's own absolute URL with `_page` changed, as json-server sends it: a front-end served
+ * from another origin fetches it as it is. The origin is the server's own (publicUrl, or the address
+ * it listens on), never the request's Host header.
  */
 export function pageLinks(url: string, page: number, limit: number, count: number, total: number): string | undefined {
   if (count === 0 || count === total) return undefined;
