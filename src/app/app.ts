@@ -130,12 +130,12 @@ function withRedaction(logger: boolean | LoggerSettings) {
  */
 function bodyTypeCheck(route: DocRoute) {
   if (route.kind !== 'patch' && route.kind !== 'create' && route.kind !== 'replace') return undefined;
-  const accepted = bodyTypesFor(route.method);
+  const accepted = route.bodyTypes ?? bodyTypesFor(route.method);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { type } = parseMediaType(request.headers['content-type']);
     if (request.body === undefined && !type) return;
     if (accepted.includes(type)) return;
-    advertiseBodyTypes(reply, route.method);
+    advertiseBodyTypes(reply, route.method, accepted);
     return sendProblem(request, reply, 'unsupported-media-type', `${route.method} ${route.path} takes ${accepted.join(' or ')}, not ${type || 'a body without Content-Type'}`);
   };
 }

@@ -31,7 +31,7 @@ function registerPath(app: FastifyInstance, path: string, routes: Route<AppConte
   app.options(path, async (request, reply) => {
     if (exists && (await exists(request, reply))) return reply;
     reply.header('allow', allow);
-    if (allowed.includes('PATCH')) reply.header('accept-patch', PATCH_TYPES.join(', '));
+    if (allowed.includes('PATCH')) reply.header('accept-patch', (routes.find((r) => r.method === 'PATCH')?.bodyTypes ?? PATCH_TYPES).join(', '));
     if (acceptPost) reply.header('accept-post', acceptPost);
     return reply.code(204).send();
   });

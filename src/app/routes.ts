@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { eventRoutes } from '../events/http/routes.js';
 import { problemDoc } from '../http/problem-doc.js';
 import { documented, type Route } from '../http/route.js';
+import { jsonServerRoutes } from '../json-server/http/routes.js';
 import { JSON_SERVER_QUERY } from '../json-server/query/json-server-params.js';
 import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
@@ -22,7 +23,8 @@ import type { RestwellConfig } from '../config/types.js';
  * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists);
  * without it they are as the defaults make them.
  */
-export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
+export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
+  const resources = [...resourceList];
   return [
     ...documented<Route<AppContext>>(
       [
@@ -39,6 +41,7 @@ export function routeTable(resources: Iterable<ResourceDefinition>, config?: Pic
     ...authRoutes(),
     ...webhookRoutes(),
     ...webhookEndpointRoutes(),
-    ...resourceRoutes(resources, JSON_SERVER_QUERY),
+    ...resourceRoutes(resources.filter((r) => r.compat !== 'json-server'), JSON_SERVER_QUERY),
+    ...jsonServerRoutes(resources),
   ];
 }

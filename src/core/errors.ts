@@ -44,7 +44,7 @@ export class NotFoundError extends DomainError {
 
 /** A write would break a unique field or another record's reference. */
 export class ConflictError extends DomainError {
-  constructor(code: 'unique-violation' | 'reference-conflict' | 'patch-conflict', message: string, extra: Record<string, unknown> = {}) {
+  constructor(code: 'unique-violation' | 'reference-conflict' | 'patch-conflict' | 'id-taken', message: string, extra: Record<string, unknown> = {}) {
     super(code, message, extra);
   }
 }

@@ -16,8 +16,7 @@ export function bodyTypesFor(method: string): readonly string[] {
  * header made for it: PATCH in Accept-Patch (RFC 5789 §3.1), POST in Accept-Post (W3C LDP §7.1),
  * and PUT, which has no header of its own, in Accept (RFC 9110 §12.5.1). Returns the types.
  */
-export function advertiseBodyTypes(reply: FastifyReply, method: string): readonly string[] {
-  const types = bodyTypesFor(method);
+export function advertiseBodyTypes(reply: FastifyReply, method: string, types: readonly string[] = bodyTypesFor(method)): readonly string[] {
   const header = method === 'PATCH' ? 'accept-patch' : method === 'POST' ? 'accept-post' : method === 'PUT' ? 'accept' : undefined;
   if (header) reply.header(header, types.join(', '));
   return types;

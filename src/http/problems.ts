@@ -35,6 +35,7 @@ export const PROBLEMS = {
   'unique-violation': { status: 409, title: 'Unique value already used', description: 'A field declared unique already has this value in another record. Choose another value, or update that record.' },
   'reference-conflict': { status: 409, title: 'Record still referenced', description: 'Other records reference this one, so it cannot be deleted yet.' },
   'patch-conflict': { status: 409, title: 'Patch does not apply', description: 'The patch is well-formed but cannot apply to the current state (a failed test operation, or a path that does not exist).' },
+  'id-taken': { status: 409, title: 'Id already taken', description: 'A POST named the id of the record to create (as json-server front-ends may), and a record with that id already exists. PUT to its URL replaces it; a POST without an id gets a new one.' },
   'idempotency-in-flight': { status: 409, title: 'Request with this Idempotency-Key in progress', description: 'A request with the same Idempotency-Key is still being processed. Retry after it completes.' },
   'precondition-failed': { status: 412, title: 'Precondition failed', description: 'An If-Match or If-None-Match condition does not hold: the record changed (or exists, or does not) since you read it. GET it again and retry.' },
   'body-too-large': { status: 413, title: 'Request body too large', description: 'The request body is larger than the configured limit.' },

@@ -44,6 +44,8 @@ export interface Route<C extends HttpContext = HttpContext> {
   form?: boolean;
   /** The response carries a secret shown once, so it is never stored for Idempotency-Key replay. */
   secretResponse?: boolean;
+  /** The body types it takes, where they are not the method's usual ones (bodyTypesFor). */
+  bodyTypes?: readonly string[];
   /** Takes any body as raw bytes, unparsed (webhook receivers verify signatures over the exact bytes). */
   rawBody?: boolean;
   /**

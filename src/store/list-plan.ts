@@ -27,6 +27,8 @@ export interface ListShape {
   order: Array<[string, boolean]>;
   /** The index of the row limit (`limit + 1`, to tell whether more follow). */
   limit: number;
+  /** The index of the rows skipped first, when the query pages by offset. */
+  offset?: number;
   withTotal: boolean;
 }
 
@@ -56,7 +58,8 @@ export function planList(resource: ResourceDefinition, query: ListQuery, codec: 
   const after = query.after ? keysetCondition(resource, keys, query.after.values, backwards, codec, bind) : undefined;
   const order = keys.map((k): [string, boolean] => [columnOf(k.field), k.descending !== backwards]);
   const limit = bind(query.limit + 1);
-  return { shape: { table: resource.name, match, after, order, limit, withTotal: query.withTotal ?? false }, values };
+  const offset = query.offset ? { offset: bind(query.offset) } : {};
+  return { shape: { table: resource.name, match, after, order, limit, ...offset, withTotal: query.withTotal ?? false }, values };
 }
 
 type Bind = (value: unknown) => number;

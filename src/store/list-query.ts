@@ -36,6 +36,8 @@ export interface ListQuery {
   search?: { fields: string[]; value: string };
   /** Count every match too (costs a second query). */
   withTotal?: boolean;
+  /** Skip this many matches first (offset paging, as json-server pages); never with `after`. */
+  offset?: number;
 }
 
 /** One page of records in sort order, and whether more exist past either end. */

@@ -57,6 +57,7 @@ function render(db: Kysely<any>, shape: ListShape): { rows: Template; count?: Te
     .where((eb) => eb.and([...shape.match, ...(shape.after ? [shape.after] : [])].map((c) => expr(eb, c))));
   for (const [column, desc] of shape.order) rows = rows.orderBy(column, (ob) => (desc ? ob.desc().nullsLast() : ob.asc().nullsFirst()));
   rows = rows.limit(new Slot(shape.limit) as unknown as number);
+  if (shape.offset !== undefined) rows = rows.offset(new Slot(shape.offset) as unknown as number);
   const count = shape.withTotal
     ? db.selectFrom(shape.table).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(shape.match.map((c) => expr(eb, c))))
     : undefined;

@@ -86,7 +86,7 @@ function expandOf(key: '_expand' | '_embed', resource: ResourceDefinition, value
 }
 
 /** `_sort=a,b&_order=asc,desc` → `a,-b`; json-server 1's `_sort=-a` is already Restwell's spelling. */
-function sortOf(sort: string, order: string | string[] | undefined): string {
+export function sortOf(sort: string, order: string | string[] | undefined): string {
   if (Array.isArray(order)) throw bad('_order may be given only once (comma-separate the directions)');
   const keys = sort.split(',').map((k) => k.trim());
   const orders = order === undefined ? [] : order.split(',').map((o) => o.trim().toLowerCase());
@@ -108,7 +108,7 @@ function likeValue(key: string, value: string): string {
 }
 
 /** json-server's `_expand=post` follows `postId`; Restwell's expand names the reference field. */
-function forwardName(resource: ResourceDefinition, name: string, resources: ReadonlyMap<string, ResourceDefinition>): string {
+export function forwardName(resource: ResourceDefinition, name: string, resources: ReadonlyMap<string, ResourceDefinition>): string {
   const known = expansionsOf(resource, resources);
   for (const candidate of [name, `${name}Id`]) if (known.get(candidate)?.kind === 'forward') return candidate;
   const valid = [...known.values()].filter((n) => n.kind === 'forward').map((n) => n.name);
@@ -116,7 +116,7 @@ function forwardName(resource: ResourceDefinition, name: string, resources: Read
 }
 
 /** json-server's `_embed=comments` embeds the comments that reference this record: Restwell's reverse expansion. */
-function reverseName(resource: ResourceDefinition, name: string, resources: ReadonlyMap<string, ResourceDefinition>): string {
+export function reverseName(resource: ResourceDefinition, name: string, resources: ReadonlyMap<string, ResourceDefinition>): string {
   const known = expansionsOf(resource, resources);
   if (known.get(name)?.kind === 'reverse') return name;
   const valid = [...known.values()].filter((n) => n.kind === 'reverse').map((n) => n.name);

@@ -25,21 +25,33 @@ export class Loaded extends Map<ExpandNode, Map<RecordId, StoredRecord[]>> {
   private embedded = 0;
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxRecords = MAX_EMBEDDED,
+  ) {
     super();
   }
 
   /** Counts one more embedded record of `json`; past MAX_EMBEDDED records or maxBytes, the request is refused. */
   charge(json: string): void {
     this.bytes += json.length;
-    if (++this.embedded > MAX_EMBEDDED) throw tooMany();
+    if (++this.embedded > this.maxRecords) throw tooMany(this.maxRecords);
     if (this.bytes > this.maxBytes) {
       throw new BadRequestError('invalid-query', `expand would embed more than ${formatBytes(this.maxBytes)} of records (a record is embedded once per reference to it); ask for a smaller limit or fewer expansions`);
     }
   }
 }
 
-const tooMany = () => new BadRequestError('invalid-query', `expand would embed more than ${MAX_EMBEDDED} records; ask for a smaller limit or fewer expansions`);
+const tooMany = (most: number) => new BadRequestError('invalid-query', `expand would embed more than ${most} records; ask for a smaller limit or fewer expansions`);
+
+/** How much one response may embed: referencing records per record (reverse), and records in all. */
+export interface ExpansionLimits {
+  perValue: number;
+  maxRecords: number;
+}
+
+/** Restwell's own: the first REVERSE_EXPAND_LIMIT referencing records, MAX_EMBEDDED in all. */
+const HAL_LIMITS: ExpansionLimits = { perValue: REVERSE_EXPAND_LIMIT, maxRecords: MAX_EMBEDDED };
 
 /**
  * Loads what `nodes` embed for `records`, level by level: one query per expansion path and level
@@ -47,15 +59,15 @@ const tooMany = () => new BadRequestError('invalid-query', `expand would embed m
  * per record), never one per record. More than MAX_EMBEDDED records in all is a 400, and so is
  * more than MAX_EMBEDDED_BYTES (or `recordLimit`, when larger) of them once embedded.
  */
-export async function loadExpansions(store: Store, resource: ResourceDefinition, records: readonly StoredRecord[], nodes: ExpandNode[], recordLimit = 0): Promise<Loaded> {
-  const loaded = new Loaded(Math.max(MAX_EMBEDDED_BYTES, recordLimit));
-  let budget = MAX_EMBEDDED;
+export async function loadExpansions(store: Store, resource: ResourceDefinition, records: readonly StoredRecord[], nodes: ExpandNode[], recordLimit = 0, limits: ExpansionLimits = HAL_LIMITS): Promise<Loaded> {
+  const loaded = new Loaded(Math.max(MAX_EMBEDDED_BYTES, recordLimit), limits.maxRecords);
+  let budget = limits.maxRecords;
   const visit = async (parents: readonly StoredRecord[], level: ExpandNode[]): Promise<void> => {
     for (const node of level) {
-      const found = node.kind === 'forward' ? await loadForward(store, node, parents) : await loadReverse(store, node, parents);
+      const found = node.kind === 'forward' ? await loadForward(store, node, parents) : await loadReverse(store, node, parents, limits.perValue);
       loaded.set(node, found.byKey);
       budget -= found.records.length;
-      if (budget < 0) throw tooMany();
+      if (budget < 0) throw tooMany(limits.maxRecords);
       if (node.children.length && found.records.length) await visit(found.records, node.children);
     }
   };
@@ -72,9 +84,9 @@ async function loadForward(store: Store, node: ExpandNode, parents: readonly Sto
   return { records: page.records, byKey };
 }
 
-async function loadReverse(store: Store, node: ExpandNode, parents: readonly StoredRecord[]) {
+async function loadReverse(store: Store, node: ExpandNode, parents: readonly StoredRecord[], perValue: number) {
   const values = [...new Set(parents.map((p) => p.id))];
-  const records = await store.listReferencing(node.target, { field: node.field, values, perValue: REVERSE_EXPAND_LIMIT, ...(node.owner !== undefined ? { owner: node.owner } : {}) });
+  const records = await store.listReferencing(node.target, { field: node.field, values, perValue, ...(node.owner !== undefined ? { owner: node.owner } : {}) });
   const byKey = new Map<RecordId, StoredRecord[]>();
   for (const r of records) {
     const key = r.data[node.field] as RecordId;

@@ -156,6 +156,11 @@ function parseSort(resource: ResourceDefinition, text: string) {
   }).filter((k) => k.field !== 'id' || k.descending);
 }
 
+/** One filter parameter (`field` or `field[op]`) and its value, checked and typed as a list URL's are. */
+export function parseFilterParam(resource: ResourceDefinition, key: string, text: string, resources: ReadonlyMap<string, ResourceDefinition>): Filter {
+  return parseFilter(resource, key, text, (field) => resources.get(field.to!)?.idType ?? 'integer');
+}
+
 function parseFilter(resource: ResourceDefinition, key: string, text: string, idTypeOf: IdTypeOf): Filter {
   const m = /^([A-Za-z][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/.exec(key);
   const field = m ? queryableField(resource, m[1]) : undefined;

@@ -9,6 +9,7 @@ import type { HttpContext } from '../../http/context.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
 import { checkWritePreconditions, patchTarget, refuseStoredReads } from './blind-write.js';
 import { mayRead, notFound, readableBy, recordId, visible } from './record-request.js';
+import { HAL_SHAPE, type RecordShape } from './record-shape.js';
 import { sendWritten } from './write-response.js';
 
 /**
@@ -18,16 +19,18 @@ import { sendWritten } from './write-response.js';
  * gets 204, and may not send what would read it (blind-write.ts). A result larger than a record may
  * be is a 413 (record-too-large), a JSON Patch stopped at the operation that would cross the limit.
  */
-export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
+export function patchRecord(ctx: HttpContext, resource: ResourceDefinition, shape: RecordShape = HAL_SHAPE) {
   const validator = ctx.validators.get(resource.name)!;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource);
     const kind = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
     const jsonPatch = kind === PATCH_TYPES[1];
+    const plain = shape.plainPatch && !(PATCH_TYPES as readonly string[]).includes(kind) ? shape.plainPatch : undefined;
     // A JSON Patch is bounded while it applies (it can double a value per operation); a merge patch's
     // result is at most the record and the body, so the record check in prepare bounds it.
     const apply = (doc: unknown, current: StoredRecord, blind: boolean) => {
+      if (plain) return plain(doc as Record<string, unknown>, shape.input(request.body));
       if (!jsonPatch) return applyMergePatch(doc, request.body);
       try {
         return applyJsonPatch(doc, request.body, validator.patchLimit(current));
@@ -44,6 +47,6 @@ export function patchRecord(ctx: HttpContext, resource: ResourceDefinition) {
       if (blind && jsonPatch) refuseStoredReads(resource, request.body);
       return { put: validator.prepare(apply(patchTarget(current, blind), current, blind), current, id, blind) };
     }, { idempotency: request.idempotencyClaim, readable: readableBy(request, ctx.resources) });
-    return sendWritten(request, reply, resource, result.record!, false);
+    return sendWritten(request, reply, resource, result.record!, false, undefined, shape);
   };
 }

@@ -5,6 +5,7 @@ import type { HttpContext } from '../../http/context.js';
 import { recordPath } from '../../http/hal.js';
 import { checkWritePreconditions } from './blind-write.js';
 import { mayRead, notFound, readableBy, recordId, visible } from './record-request.js';
+import { HAL_SHAPE, type RecordShape } from './record-shape.js';
 import { sendWritten } from './write-response.js';
 
 /**
@@ -13,7 +14,7 @@ import { sendWritten } from './write-response.js';
  * the same body twice leaves one state and one version. `If-Match` guards against lost updates;
  * `If-None-Match: *` makes it create-only.
  */
-export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition) {
+export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition, shape: RecordShape = HAL_SHAPE) {
   const validator = ctx.validators.get(resource.name)!;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource, true);
@@ -26,12 +27,12 @@ export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition) {
         if (current && !visible(request, current)) throw notFound(resource, id);
         const blind = current !== undefined && !mayRead(request, resource, current);
         checkWritePreconditions(request, resource, current, blind);
-        return { put: validator.prepare(request.body, current, id, blind) };
+        return { put: validator.prepare(shape.input(request.body), current, id, blind) };
       },
       { owner: request.subject ?? null, readable: readableBy(request, ctx.resources) },
     );
     const record = result.record!;
     const created = result.outcome === 'created';
-    return sendWritten(request, reply, resource, record, created, created ? recordPath(resource, record.id) : undefined);
+    return sendWritten(request, reply, resource, record, created, created ? recordPath(resource, record.id) : undefined, shape);
   };
 }

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toPlain, type StoredRecord } from '../../core/record.js';
+import type { ResourceDefinition } from '../../core/resource.js';
+import { halRecord, type Link } from '../../http/hal.js';
+import type { RepresentationHeaders } from '../../http/respond.js';
+import type { RecordShape } from '../../resources/http/record-shape.js';
+
+/** Members the server sets that a json-server front-end sends back as it read them: dropped from write bodies. */
+const SERVER_SET = ['version', 'createdAt', 'updatedAt'];
+
+/** A record as json-server serves it: its id and fields, plus Restwell's version, createdAt and updatedAt. */
+export function plainRecord(record: StoredRecord): Record<string, unknown> {
+  return toPlain(record);
+}
+
+/** The JSON of each frozen (cached, shared) record's plain body, built once per version. */
+const plainJson = new WeakMap<StoredRecord, string>();
+
+/** `plainRecord(record)` as JSON; a record the store's cache shares is serialized once. */
+export function plainJsonOf(record: StoredRecord): string {
+  let json = plainJson.get(record);
+  if (json === undefined) {
+    json = JSON.stringify(toPlain(record));
+    if (Object.isFrozen(record)) plainJson.set(record, json);
+  }
+  return json;
+}
+
+/** A record's links (self, collection, each reference) as a `Link` header: the HAL links, moved out of the body. */
+export function recordLinkHeader(resource: ResourceDefinition, record: StoredRecord): string {
+  return linkHeader(halRecord(resource, record)._links as Record<string, Link>);
+}
+
+/** `<href>; rel="name"` for each link, comma-separated (RFC 8288). */
+export function linkHeader(links: Record<string, Link>): string {
+  return Object.entries(links)
+    .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)
+    .join(', ');
+}
+
+/**
+ * Sends a JSON body as json-server does: `application/json` whatever the Accept header, with the
+ * given validators, Location and Link.
+ */
+export function sendJson(reply: FastifyReply, status: number, json: string, headers: RepresentationHeaders = {}): FastifyReply {
+  if (headers.etag) reply.header('etag', headers.etag);
+  if (headers.location) reply.header('location', headers.location);
+  if (headers.lastModified) reply.header('last-modified', new Date(headers.lastModified).toUTCString());
+  if (headers.link) reply.header('link', headers.link);
+  return reply.code(status).type('application/json; charset=utf-8').send(json);
+}
+
+/**
+ * json-server's record shape over Restwell's write path: bare records, the server-set members a
+ * front-end echoes ignored, PATCH in plain JSON as json-server's shallow merge (top-level members
+ * replace, as `Object.assign`), and DELETE answered 200 `{}`, which front-ends parse as JSON.
+ */
+export const JSON_SERVER_SHAPE: RecordShape = {
+  body: (_resource, record) => plainRecord(record),
+  send: (_request: FastifyRequest, reply, status, body, headers) => sendJson(reply, status, JSON.stringify(body), headers),
+  input(body) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+    const input = { ...(body as Record<string, unknown>) };
+    for (const key of SERVER_SET) delete input[key];
+    return input;
+  },
+  deleted: (reply) => sendJson(reply, 200, '{}'),
+  plainPatch(current, body) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+    return { ...current, ...(body as Record<string, unknown>) };
+  },
+};
