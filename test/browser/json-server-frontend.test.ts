@@ -100,8 +100,15 @@ async function showsPage(page: Page, n: number, expected: string[]): Promise<voi
 
 const statusText = (page: Page) => page.textContent('#status');
 
+/**
+ * json-server 0.17 deletes a record's dependents with it (a post's comments); Restwell refuses to delete a
+ * record others still refer to (409), so the front-end shows that error instead. Run, but not counted,
+ * until the profile decides.
+ */
+const CASCADE_TODO = "Restwell answers 409 for a post its comments refer to; json-server deletes the comments with it";
+
 /** The whole walk through the front-end, the same for every server. */
-async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label: string): Promise<void> {
+async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label: string, cascadeTodo?: string): Promise<void> {
   const api = async (path: string) => {
     const res = await fetch(`${origin}${path}`);
     return { status: res.status, body: await res.json() };
@@ -114,8 +121,8 @@ async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label:
     assert.equal(await page.isDisabled('#prev'), true);
     assert.equal(await page.textContent('#posts > li[data-id="12"] .author'), 'Grace', '_expand=user');
     assert.equal(await page.textContent('#posts > li[data-id="11"] .author'), 'Ada');
-    assert.equal(await page.textContent('#posts > li[data-id="12"] .comment-count'), '1 comment', '_embed=comments');
-    assert.equal(await page.textContent('#posts > li[data-id="12"] .comments li'), 'Nice and short');
+    assert.equal(await page.textContent('#posts > li[data-id="10"] .comment-count'), '1 comment', '_embed=comments');
+    assert.equal(await page.textContent('#posts > li[data-id="10"] .comments li'), 'Nice and short');
     assert.equal(await page.textContent('#posts > li[data-id="11"] .comment-count'), '0 comments');
     await page.waitForSelector('#profile:text("Profile: typicode")');
     await screenshot(page, `json-server-frontend-${label}-page-1`, t);
@@ -208,14 +215,16 @@ async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label:
     assert.equal(await statusText(page), `Deleted post ${id}`);
     assert.equal((await api(`/posts/${id}`)).status, 404);
     // Deleting the last post of the last page shows the page before it.
+    await page.selectOption('#sort', 'id:asc');
+    await showsPage(page, 1, ['json-server', 'Restwell', 'Paging with Link headers', 'Sorting a collection', 'Full-text search']);
     await page.click('#next');
     await page.waitForSelector('#posts[data-page="2"][aria-busy=false]');
     await page.click('#next');
-    await showsPage(page, 3, ['Restwell', 'json-server']);
-    await page.click('#posts > li[data-id="2"] .delete');
-    await showsPage(page, 3, ['json-server']);
-    await page.click('#posts > li[data-id="1"] .delete');
-    await showsPage(page, 2, ['Expanding authors', 'Embedding comments', 'Full-text search', 'Sorting a collection', 'Paging with Link headers']);
+    await showsPage(page, 3, ['Deleting records', 'A singular profile']);
+    await page.click('#posts > li[data-id="12"] .delete');
+    await showsPage(page, 3, ['Deleting records']);
+    await page.click('#posts > li[data-id="11"] .delete');
+    await showsPage(page, 2, ['Embedding comments', 'Expanding authors', 'Zebra crossings', 'Editing with PATCH', 'Replacing with PUT']);
     assert.equal(await page.textContent('#page-info'), 'Page 2 of 2 · 10 posts');
     assert.equal(await page.isDisabled('#next'), true);
     await screenshot(page, `json-server-frontend-${label}-after-deletes`, t);
@@ -224,10 +233,19 @@ async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label:
   await t.test('no write failed', async () => {
     assert.equal(await page.$eval('#status', (e) => e.classList.contains('error')), false, await statusText(page) ?? '');
   });
+
+  await t.test('deleting a post that has comments deletes its comments too, as json-server does', { todo: cascadeTodo }, async () => {
+    await page.click('#prev');
+    await showsPage(page, 1, ['json-server', 'Restwell', 'Paging with Link headers', 'Sorting a collection', 'Full-text search']);
+    await page.click('#posts > li[data-id="3"] .delete');
+    await showsPage(page, 1, ['json-server', 'Restwell', 'Sorting a collection', 'Full-text search', 'Embedding comments']);
+    assert.equal(await statusText(page), 'Deleted post 3');
+    assert.deepEqual((await api('/comments?postId=3')).body, []);
+  });
 }
 
 /** Runs the walk on a fresh page of `browser` and checks the page raised no script error. */
-async function walk(t: TestContext, browser: TestBrowser, origin: string, label: string): Promise<void> {
+async function walk(t: TestContext, browser: TestBrowser, origin: string, label: string, cascadeTodo?: string): Promise<void> {
   const problems: string[] = [];
   const page = await browser.newPage();
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -235,7 +253,7 @@ async function walk(t: TestContext, browser: TestBrowser, origin: string, label:
     // The browser's own request for /favicon.ico is a 404 on both servers.
     if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) problems.push(`console: ${msg.text()}`);
   });
-  await useTheFrontEnd(t, page, origin, label);
+  await useTheFrontEnd(t, page, origin, label, cascadeTodo);
   assert.deepEqual(problems, []);
 }
 
@@ -261,7 +279,7 @@ describe('the json-server front-end (examples/json-server/public) in Chromium', 
     test(`unchanged against restwell serve db.json --static (${engine.name})`, async (t) => {
       const server = await startRestwell(engine.freshUrl());
       try {
-        await walk(t, browser, server.origin, `restwell-${engine.name}`);
+        await walk(t, browser, server.origin, `restwell-${engine.name}`, CASCADE_TODO);
       } finally {
         await server.stop();
       }
