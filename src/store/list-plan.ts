@@ -23,8 +23,10 @@ export interface ListShape {
   match: Condition[];
   /** The keyset position, when paging from one. */
   after?: Condition;
-  /** Column and direction (true: descending, NULLs last; false: ascending, NULLs first). */
+  /** Column and direction (true: descending, NULLs last; false: ascending, NULLs first; the other way round with nullsLargest). */
   order: Array<[string, boolean]>;
+  /** NULL sorts as the largest value (ListQuery.nullsLargest). */
+  nullsLargest?: boolean;
   /** The index of the row limit (`limit + 1`, to tell whether more follow). */
   limit: number;
   /** The index of the rows skipped first, when the query pages by offset. */
@@ -59,7 +61,8 @@ export function planList(resource: ResourceDefinition, query: ListQuery, codec: 
   const order = keys.map((k): [string, boolean] => [columnOf(k.field), k.descending !== backwards]);
   const limit = bind(query.limit + 1);
   const offset = query.offset ? { offset: bind(query.offset) } : {};
-  return { shape: { table: resource.name, match, after, order, limit, ...offset, withTotal: query.withTotal ?? false }, values };
+  const nulls = query.nullsLargest && !query.after ? { nullsLargest: true } : {};
+  return { shape: { table: resource.name, match, after, order, limit, ...offset, ...nulls, withTotal: query.withTotal ?? false }, values };
 }
 
 type Bind = (value: unknown) => number;

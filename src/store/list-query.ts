@@ -38,6 +38,11 @@ export interface ListQuery {
   withTotal?: boolean;
   /** Skip this many matches first (offset paging, as json-server pages); never with `after`. */
   offset?: number;
+  /**
+   * Sort NULL as the largest value (last ascending, first descending), as JavaScript sorts of
+   * json-server's do, instead of the smallest; never with `after`, whose keyset assumes the smallest.
+   */
+  nullsLargest?: boolean;
 }
 
 /** One page of records in sort order, and whether more exist past either end. */

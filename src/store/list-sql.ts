@@ -55,7 +55,9 @@ function render(db: Kysely<any>, shape: ListShape): { rows: Template; count?: Te
     .selectFrom(shape.table)
     .selectAll()
     .where((eb) => eb.and([...shape.match, ...(shape.after ? [shape.after] : [])].map((c) => expr(eb, c))));
-  for (const [column, desc] of shape.order) rows = rows.orderBy(column, (ob) => (desc ? ob.desc().nullsLast() : ob.asc().nullsFirst()));
+  for (const [column, desc] of shape.order) {
+    rows = rows.orderBy(column, (ob) => (desc ? ob.desc() : ob.asc())[desc === !shape.nullsLargest ? 'nullsLast' : 'nullsFirst']());
+  }
   rows = rows.limit(new Slot(shape.limit) as unknown as number);
   if (shape.offset !== undefined) rows = rows.offset(new Slot(shape.offset) as unknown as number);
   const count = shape.withTotal

@@ -1,3 +1,4 @@
+import { ConflictError } from '../core/errors.js';
 import type { RecordId, StoredRecord } from '../core/record.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import { step, type Flow } from './flow.js';
@@ -5,7 +6,7 @@ import { claimLost, markAppliedQuery, type IdempotencyCompletion } from './idemp
 import { changeEvent, firstGeneration, recordColumns, rowToRecord, sameData } from './records.js';
 import { forbiddenReference, missingReference } from './write-errors.js';
 import type { RecordToWrite, WriteTransaction } from './statements.js';
-import type { Decide, Mutation, ReadableRecords, WriteOptions } from './store.js';
+import type { Decide, Dependents, Mutation, ReadableRecords, WriteOptions } from './store.js';
 import { recordWriteQuery } from './write-sql.js';
 
 /** A POST: creates a record with a server-chosen id, its event, and completes the Idempotency-Key. */
@@ -57,13 +58,42 @@ function* decideAndWrite(tx: WriteTransaction, resource: ResourceDefinition, id:
     case 'unchanged':
       return { outcome: 'unchanged', record: plan.record };
     case 'delete':
-      yield* step(tx.writeRow({ resource, how: 'delete', record: plan.record }, tx.sql.deleteFrom(resource.name).where('id', '=', plan.record.id).compile()));
-      yield* step(tx.appendEvent(changeEvent(resource, 'deleted', plan.record, now)));
+      if (options.cascade) yield* deleteDependents(tx, resource, plan.record, options.cascade, now, new Set([`${resource.name}/${plan.record.id}`]));
+      yield* deleteRow(tx, resource, plan.record, now);
       return { outcome: 'deleted', record: plan.record };
     case 'create':
       return { outcome: 'created', record: yield* writeRecord(tx, resource, 'insert', plan.record, now, options.readable) };
     case 'update':
       return { outcome: 'updated', record: yield* writeRecord(tx, resource, 'update', plan.record, now, options.readable, plan.current.data) };
+  }
+}
+
+function* deleteRow(tx: WriteTransaction, resource: ResourceDefinition, record: StoredRecord, now: string): Flow<void> {
+  yield* step(tx.writeRow({ resource, how: 'delete', record }, tx.sql.deleteFrom(resource.name).where('id', '=', record.id).compile()));
+  yield* step(tx.appendEvent(changeEvent(resource, 'deleted', record, now)));
+}
+
+/** The most records one cascading delete removes besides its own: past it, the delete is refused whole. */
+export const MAX_CASCADE = 10_000;
+
+/**
+ * Deletes, depth first, the records that reference `record` through the `cascade` fields, each with
+ * its `deleted` event, before `record` itself goes (so no foreign key ever dangles). `seen` holds
+ * every record on the way, so references that loop end.
+ */
+function* deleteDependents(tx: WriteTransaction, resource: ResourceDefinition, record: StoredRecord, cascade: Dependents, now: string, seen: Set<string>): Flow<void> {
+  for (const { resource: child, field } of cascade(resource)) {
+    const def = child.fieldsByName.get(field)!;
+    const rows = yield* step(tx.rows(tx.forUpdate(tx.sql.selectFrom(child.name).selectAll().where(field, '=', tx.codec.encode(def, record.id))).compile()));
+    for (const row of rows) {
+      const dependent = rowToRecord(child, row, tx.codec);
+      const key = `${child.name}/${dependent.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (seen.size > MAX_CASCADE + 1) throw new ConflictError('reference-conflict', `deleting /${resource.name}/${record.id} would delete more than ${MAX_CASCADE} records that depend on it; delete some of them first`);
+      yield* deleteDependents(tx, child, dependent, cascade, now, seen);
+      yield* deleteRow(tx, child, dependent, now);
+    }
   }
 }
 

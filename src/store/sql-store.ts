@@ -116,7 +116,8 @@ export class SqlStore implements Store {
 
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options: WriteOptions = {}): Promise<Mutation> {
     // Two nodes creating the same new id: the loser's insert hits the primary key; run again, it sees the row.
-    const write = this.engine.mutateRecord
+    // A cascading delete writes other tables' rows too: only the general flow does that.
+    const write = this.engine.mutateRecord && !options.cascade
       ? this.engine.mutateRecord(resource, id, decide, options)
       : this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
     return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), (m) => m.outcome !== 'unchanged');

@@ -57,7 +57,16 @@ export interface WriteOptions {
    * the claim was taken over meanwhile the write is refused (DomainError `idempotency-in-flight`).
    */
   idempotency?: IdempotencyCompletion;
+  /**
+   * A delete also deletes the records that reference the deleted one through these fields, and
+   * theirs in turn, each with its event, in the same transaction (json-server deletes dependents).
+   * Without it a referenced record cannot be deleted (`reference-conflict`).
+   */
+  cascade?: Dependents;
 }
+
+/** The fields of other resources whose records go with a deleted record of `resource` (WriteOptions.cascade). */
+export type Dependents = (resource: ResourceDefinition) => ReadonlyArray<{ resource: ResourceDefinition; field: string }>;
 
 /** The result of bringing the database schema in line with the config. */
 export interface SyncReport {

@@ -100,15 +100,8 @@ async function showsPage(page: Page, n: number, expected: string[]): Promise<voi
 
 const statusText = (page: Page) => page.textContent('#status');
 
-/**
- * json-server 0.17 deletes a record's dependents with it (a post's comments); Restwell refuses to delete a
- * record others still refer to (409), so the front-end shows that error instead. Run, but not counted,
- * until the profile decides.
- */
-const CASCADE_TODO = "Restwell answers 409 for a post its comments refer to; json-server deletes the comments with it";
-
 /** The whole walk through the front-end, the same for every server. */
-async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label: string, cascadeTodo?: string): Promise<void> {
+async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label: string): Promise<void> {
   const api = async (path: string) => {
     const res = await fetch(`${origin}${path}`);
     return { status: res.status, body: await res.json() };
@@ -234,7 +227,7 @@ async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label:
     assert.equal(await page.$eval('#status', (e) => e.classList.contains('error')), false, await statusText(page) ?? '');
   });
 
-  await t.test('deleting a post that has comments deletes its comments too, as json-server does', { todo: cascadeTodo }, async () => {
+  await t.test('deleting a post that has comments deletes its comments too, as json-server does', async () => {
     await page.click('#prev');
     await showsPage(page, 1, ['json-server', 'Restwell', 'Paging with Link headers', 'Sorting a collection', 'Full-text search']);
     await page.click('#posts > li[data-id="3"] .delete');
@@ -245,7 +238,7 @@ async function useTheFrontEnd(t: TestContext, page: Page, origin: string, label:
 }
 
 /** Runs the walk on a fresh page of `browser` and checks the page raised no script error. */
-async function walk(t: TestContext, browser: TestBrowser, origin: string, label: string, cascadeTodo?: string): Promise<void> {
+async function walk(t: TestContext, browser: TestBrowser, origin: string, label: string): Promise<void> {
   const problems: string[] = [];
   const page = await browser.newPage();
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -253,7 +246,7 @@ async function walk(t: TestContext, browser: TestBrowser, origin: string, label:
     // The browser's own request for /favicon.ico is a 404 on both servers.
     if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) problems.push(`console: ${msg.text()}`);
   });
-  await useTheFrontEnd(t, page, origin, label, cascadeTodo);
+  await useTheFrontEnd(t, page, origin, label);
   assert.deepEqual(problems, []);
 }
 
@@ -279,7 +272,7 @@ describe('the json-server front-end (examples/json-server/public) in Chromium', 
     test(`unchanged against restwell serve db.json --static (${engine.name})`, async (t) => {
       const server = await startRestwell(engine.freshUrl());
       try {
-        await walk(t, browser, server.origin, `restwell-${engine.name}`, CASCADE_TODO);
+        await walk(t, browser, server.origin, `restwell-${engine.name}`);
       } finally {
         await server.stop();
       }

@@ -118,6 +118,7 @@ for (const engine of engines) {
       const plain = await get('/posts/2');
       assert.equal(plain.json()._links, undefined);
       assert.equal((await get('/posts/2', { 'if-none-match': plain.headers.etag as string })).statusCode, 304);
+      assert.equal((await get('/comments?_embed=post')).json()[0].post.id, 2, "json-server 1's forward _embed");
       const listed = (await get('/posts?_page=1&_limit=2&_embed=comments')).json();
       assert.equal(listed[1].comments.length, 3);
     });
@@ -160,6 +161,35 @@ for (const engine of engines) {
       assert.equal((await inject('DELETE', '/posts/500')).statusCode, 404);
       assert.equal((await inject('POST', '/posts', [{ title: 'a' }])).statusCode, 422);
       await inject('DELETE', '/posts/501');
+    });
+
+    test('DELETE takes the records that reference the deleted one with it, as json-server does, each with its event', async () => {
+      const post = (await inject('POST', '/posts', { title: 'doomed', userId: 1 })).json();
+      const c1 = (await inject('POST', `/posts/${post.id}/comments`, { body: 'x' })).json();
+      const c2 = (await inject('POST', `/posts/${post.id}/comments`, { body: 'y' })).json();
+      const res = await inject('DELETE', `/posts/${post.id}`);
+      assert.equal(res.statusCode, 200, res.body);
+      for (const id of [c1.id, c2.id]) assert.equal((await get(`/comments/${id}`)).statusCode, 404);
+      const events = await server.app.restwell.store.listEvents({ limit: 1000, types: ['comments.deleted'] });
+      const deleted = events.filter((e) => e.type === 'comments.deleted').map((e) => e.recordId);
+      for (const id of [c1.id, c2.id]) assert.ok(deleted.map(String).includes(String(id)), `comments.deleted for ${id}`);
+      // Where the caller may not delete the dependents, nothing is deleted and the answer says why.
+      const guarded = await testServer(engine, {
+        compat: 'json-server',
+        resources: {
+          posts: { fields: { title: { type: 'string' } }, access: open },
+          comments: { fields: { postId: { type: 'reference', to: 'posts' } }, access: { read: 'public', write: 'public', delete: ['comments:delete'] } },
+        },
+      });
+      try {
+        await guarded.app.inject({ method: 'POST', url: '/posts', payload: { title: 't' } });
+        await guarded.app.inject({ method: 'POST', url: '/comments', payload: { postId: 1 } });
+        const refused = await guarded.app.inject({ method: 'DELETE', url: '/posts/1' });
+        assert.equal(refused.statusCode, 409);
+        assert.equal((await guarded.app.inject({ method: 'GET', url: '/comments/1' })).statusCode, 200);
+      } finally {
+        await guarded.close();
+      }
     });
 
     test('errors stay problem+json, unsupported methods 405 with Allow, and OPTIONS names the PATCH formats', async () => {

@@ -1,6 +1,7 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { queryableField } from '../../core/system-fields.js';
+import { expansionsOf } from '../../resources/http/expand.js';
 import { parseFilterParam, parseListParams } from '../../resources/http/list-params.js';
 import type { RawQuery } from '../../resources/http/query-dialect.js';
 import type { Filter, ListQuery } from '../../store/list-query.js';
@@ -35,13 +36,12 @@ const SUFFIXED = /^(.+)_(gte|lte|gt|lt|ne|like)$/;
 /**
  * Reads json-server's list parameters (0.17's, and 1.x's `_per_page`, `_gt`/`_lt` and `_sort=-f`):
  * `field=v` (repeated: any of the values), `field_gte|_lte|_gt|_lt|_ne|_like`, `q`, `_sort`/`_order`,
- * `_page`/`_limit`/`_per_page`/`_start`/`_end`, `_embed`, `_expand`. Every value is checked and typed
+ * `_page`/`_limit`/`_per_page`/`_start`/`_end`, `_embed` (json-server 1's forward `_embed=post` too), `_expand`. Every value is checked and typed
  * as Restwell's own filters are; what cannot mean anything on this resource is a 400 naming it.
  */
 export function parseJsonServerList(resource: ResourceDefinition, raw: RawQuery, resources: ReadonlyMap<string, ResourceDefinition>): JsonServerList {
   const filters: Filter[] = [];
   const native: RawQuery = {};
-  const expand: JsonServerList['expand'] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined || IGNORED.has(key) || CONTROLS.has(key)) continue;
     const values = [value].flat();
@@ -65,17 +65,24 @@ export function parseJsonServerList(resource: ResourceDefinition, raw: RawQuery,
   if (raw.q !== undefined) native.q = [raw.q].flat()[0];
   const { query } = parseListParams(resource, native, resources);
   query.filters.push(...filters);
-  for (const v of [raw._expand ?? []].flat()) for (const key of names(v)) expand.push({ key, name: forwardName(resource, key, resources) });
-  for (const v of [raw._embed ?? []].flat()) for (const key of names(v)) expand.push({ key, name: reverseName(resource, key, resources) });
-  return { query, paging: pagingOf(raw), expand };
+  // json-server sorts with lodash, which puts records without a value last ascending and first descending.
+  query.nullsLargest = true;
+  return { query, paging: pagingOf(raw), expand: parseJsonServerExpand(resource, raw, resources) };
 }
 
 /** The `_expand`/`_embed` values of a read (`GET /{collection}/{id}`), as parseJsonServerList reads them. */
 export function parseJsonServerExpand(resource: ResourceDefinition, raw: RawQuery, resources: ReadonlyMap<string, ResourceDefinition>): JsonServerList['expand'] {
   const out: JsonServerList['expand'] = [];
   for (const v of [raw._expand ?? []].flat()) for (const key of names(v)) out.push({ key, name: forwardName(resource, key, resources) });
-  for (const v of [raw._embed ?? []].flat()) for (const key of names(v)) out.push({ key, name: reverseName(resource, key, resources) });
+  for (const v of [raw._embed ?? []].flat()) for (const key of names(v)) out.push({ key, name: embedName(resource, key, resources) });
   return out;
+}
+
+/** `_embed=comments` embeds the records referencing this one; json-server 1 also takes `_embed=post` for the one `postId` names. */
+function embedName(resource: ResourceDefinition, key: string, resources: ReadonlyMap<string, ResourceDefinition>): string {
+  const known = expansionsOf(resource, resources);
+  if (known.get(key)?.kind !== 'reverse' && [key, `${key}Id`].some((k) => known.get(k)?.kind === 'forward')) return forwardName(resource, key, resources);
+  return reverseName(resource, key, resources);
 }
 
 function names(value: string): string[] {

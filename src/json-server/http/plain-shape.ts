@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { decide, rulesFor } from '../../auth/access.js';
 import { toPlain, type StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { halRecord, type Link } from '../../http/hal.js';
@@ -53,11 +54,16 @@ export function sendJson(reply: FastifyReply, status: number, json: string, head
 /**
  * json-server's record shape over Restwell's write path: bare records, the server-set members a
  * front-end echoes ignored, PATCH in plain JSON as json-server's shallow merge (top-level members
- * replace, as `Object.assign`), and DELETE answered 200 `{}`, which front-ends parse as JSON.
+ * replace, as `Object.assign`), and DELETE answered 200 `{}`, which front-ends parse as JSON, taking
+ * the records that depend on the deleted one with it.
  */
 export const JSON_SERVER_SHAPE: RecordShape = {
   body: (_resource, record) => plainRecord(record),
-  send: (_request: FastifyRequest, reply, status, body, headers) => sendJson(reply, status, JSON.stringify(body), headers),
+  send(_request: FastifyRequest, reply, status, body, headers) {
+    // As json-server, for scripts of other origins that read where the record was created.
+    if (headers.location) reply.header('access-control-expose-headers', 'Location');
+    return sendJson(reply, status, JSON.stringify(body), headers);
+  },
   input(body) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
     const input = { ...(body as Record<string, unknown>) };
@@ -65,6 +71,14 @@ export const JSON_SERVER_SHAPE: RecordShape = {
     return input;
   },
   deleted: (reply) => sendJson(reply, 200, '{}'),
+  // json-server deletes the records that reference a deleted one; so does this, where the caller
+  // may delete them too (an owner rule or a missing scope leaves them, and the delete is a 409).
+  dependents: (request, resources) => (resource) =>
+    [...resources.values()].flatMap((child) => {
+      const may = decide(rulesFor(child, 'delete'), request.principal);
+      if (!may.allow || may.owner !== undefined) return [];
+      return child.fields.filter((f) => f.type === 'reference' && f.to === resource.name).map((f) => ({ resource: child, field: f.name }));
+    }),
   plainPatch(current, body) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
     return { ...current, ...(body as Record<string, unknown>) };

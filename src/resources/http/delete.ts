@@ -13,7 +13,7 @@ export function deleteRecord(ctx: HttpContext, resource: ResourceDefinition, sha
       if (!current || !visible(request, current)) throw notFound(resource, id);
       checkWritePreconditions(request, resource, current, !mayRead(request, resource, current));
       return { delete: true };
-    });
+    }, { cascade: shape.dependents?.(request, ctx.resources) });
     return shape.deleted(reply);
   };
 }

@@ -3,6 +3,7 @@ import type { StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { halRecord } from '../../http/hal.js';
 import { sendRepresentation, type RepresentationHeaders } from '../../http/respond.js';
+import type { Dependents } from '../../store/store.js';
 
 /**
  * How a resource's record routes shape what they take and answer: Restwell's HAL records, or
@@ -18,6 +19,8 @@ export interface RecordShape {
   input(body: unknown): unknown;
   /** The answer to a DELETE that removed a record. */
   deleted(reply: FastifyReply): FastifyReply;
+  /** What a DELETE also removes: the records that depend on the deleted one (see WriteOptions.cascade). */
+  dependents?(request: FastifyRequest, resources: ReadonlyMap<string, ResourceDefinition>): Dependents | undefined;
   /**
    * What a PATCH whose body is plain `application/json` makes of the record's plain representation;
    * absent where PATCH takes only the patch formats (RFC 7396, RFC 6902).
