@@ -23,6 +23,7 @@ import { opsState, SHUTTING_DOWN } from './ops/ops-state.js';
 import { registerOps, unmatchedHook } from './ops/register-ops.js';
 import { rawProblemBody, rawProblemHeaders, rawProblemOrigin } from '../http/raw-problem.js';
 import { NOSNIFF, nosniff } from '../http/nosniff.js';
+import { CorsPolicy } from '../http/cors.js';
 import type { ServerOrigin } from '../http/server-origin.js';
 
 /** Options for the Fastify instance that are not part of the config file. */
@@ -34,6 +35,7 @@ export interface AppOptions {
 /** Builds the Fastify app for a context: parsers, the route table, 405/OPTIONS, and the error handlers. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const ops = opsState(ctx);
+  const cors = ctx.config.server.cors && new CorsPolicy(ctx.config.server.cors);
   const app = Fastify({
     logger: withRedaction(options.logger ?? loggerFromEnv()),
     // Fastify's own request logging writes two lines per request; ops/register-ops.ts writes one (at info).
@@ -48,7 +50,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Framework errors (a bad URL) are answered before any onRequest hook has run.
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply.headers(NOSNIFF)),
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(NOSNIFF);
+      if (cors) cors.hook(request, reply, () => undefined);
+      return handleError(error, request, reply);
+    },
   });
   app.decorate('restwell', ctx);
   // Outages of the shared rate-limit counter are logged with the app's lines.
@@ -62,6 +68,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.setErrorHandler(handleError);
   app.addHook('onRequest', nosniff);
+  // Global, so it runs before every route's own hooks: 401s, 429s and 404s carry the CORS headers too (a page can read why it failed).
+  if (cors) {
+    app.addHook('onRequest', cors.hook);
+    app.addHook('onSend', cors.onSend);
+  }
   registerOps(app, ctx);
   // In a scope of its own, so the hook that counts and logs unmatched requests runs for them alone.
   app.register(async (scope) => {
@@ -100,7 +111,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerEventStreams(app, ctx);
   registerDispatcher(app, ctx.outbound);
   registerRetention(app, ctx.retention);
-  registerMethodFallbacks(app, ctx, routes);
+  registerMethodFallbacks(app, ctx, routes, cors);
   return app;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../core/errors.js';
 import { JSON_BODY_TYPES, PATCH_TYPES } from '../http/body-types.js';
+import type { CorsPolicy } from '../http/cors.js';
 import { KNOWN_METHODS } from '../http/errors.js';
 import { sendProblem } from '../http/problems.js';
 import { methodOf } from '../http/respond.js';
@@ -10,12 +11,13 @@ import type { AppContext } from './context.js';
 /**
  * Every path of the route table answers OPTIONS, and every known method it has no route for 405
  * with `Allow`. OPTIONS on a path naming something that does not exist (a deleted record, an id
- * no record can have, an unknown webhook source) answers 404 as GET would, not 204.
+ * no record can have, an unknown webhook source) answers 404 as GET would, not 204. With `cors`,
+ * a preflight from an allowed origin is answered by the policy (see CorsPolicy.preflight).
  */
-export function registerMethodFallbacks(app: FastifyInstance, ctx: AppContext, routes: Route<AppContext>[]): void {
+export function registerMethodFallbacks(app: FastifyInstance, ctx: AppContext, routes: Route<AppContext>[], cors?: CorsPolicy): void {
   const byPath = new Map<string, Route<AppContext>[]>();
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
-  for (const [path, same] of byPath) registerPath(app, path, same, existence(ctx, path, same, routes));
+  for (const [path, same] of byPath) registerPath(app, path, same, existence(ctx, path, same, routes), cors);
 }
 
 /**
@@ -23,12 +25,15 @@ export function registerMethodFallbacks(app: FastifyInstance, ctx: AppContext, r
  * POST takes a body of known types (webhook receivers take whatever their provider sends);
  * every other known method gets 405 + Allow.
  */
-function registerPath(app: FastifyInstance, path: string, routes: Route<AppContext>[], exists: Existence | undefined): void {
+function registerPath(app: FastifyInstance, path: string, routes: Route<AppContext>[], exists: Existence | undefined, cors: CorsPolicy | undefined): void {
   const allowed = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).concat('OPTIONS'))];
   const allow = allowed.join(', ');
   const post = routes.find((r) => r.method === 'POST' && !r.rawBody);
   const acceptPost = post && (post.form ? 'application/x-www-form-urlencoded' : JSON_BODY_TYPES.join(', '));
   app.options(path, async (request, reply) => {
+    // Before the existence check: a browser's preflight carries no credentials, and the request it
+    // clears gets its own 404 (with CORS headers, so the page can read it) if the path names nothing.
+    if (cors?.preflight(request, reply, allow)) return reply;
     if (exists && (await exists(request, reply))) return reply;
     reply.header('allow', allow);
     if (allowed.includes('PATCH')) reply.header('accept-patch', (routes.find((r) => r.method === 'PATCH')?.bodyTypes ?? PATCH_TYPES).join(', '));
@@ -37,10 +42,13 @@ function registerPath(app: FastifyInstance, path: string, routes: Route<AppConte
   });
   const others = [...KNOWN_METHODS].filter((m) => !allowed.includes(m));
   if (!others.length) return;
+  // A catch-all (the front-end's files) names something only where a file is: elsewhere 404, not 405.
+  const catchAll = path.endsWith('*') ? exists : undefined;
   app.route({
     method: others as any,
     url: path,
     handler: async (request, reply) => {
+      if (catchAll && (await catchAll(request, reply))) return reply;
       reply.header('allow', allow);
       return sendProblem(request, reply, 'method-not-allowed', `${methodOf(request)} is not allowed on ${path.replace(':id', '{id}')}; allowed: ${allow}`);
     },
@@ -63,7 +71,7 @@ function existence(ctx: AppContext, path: string, same: Route<AppContext>[], rou
   if (own) {
     return async (request, reply) => {
       try {
-        own(request);
+        await own(request);
         return false;
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
@@ -90,6 +98,7 @@ function existence(ctx: AppContext, path: string, same: Route<AppContext>[], rou
   };
 }
 
+/** The parameters of a path: its `:name`s, and `*` for a catch-all. */
 function paramsOf(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
+  return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)|\*/g)].map((m) => m[1] ?? '*');
 }

@@ -5,6 +5,7 @@ import { problemDoc } from '../http/problem-doc.js';
 import { documented, type Route } from '../http/route.js';
 import { jsonServerRoutes } from '../json-server/http/routes.js';
 import { JSON_SERVER_QUERY } from '../json-server/query/json-server-params.js';
+import { jsonServerSingularRoutes } from '../json-server/singular/json-server-singular-routes.js';
 import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
@@ -12,7 +13,7 @@ import type { AppContext } from './context.js';
 import { consoleRoutes } from './console-routes.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { META_OPERATIONS } from './openapi/meta-operations.js';
-import { apiRoot } from './root.js';
+import { rootHandler, staticSiteRoutes } from './static-routes.js';
 import { opsRoutes } from './ops/ops-routes.js';
 import type { RestwellConfig } from '../config/types.js';
 
@@ -20,7 +21,8 @@ import type { RestwellConfig } from '../config/types.js';
  * THE route table: every URL the server answers, in one place. Read this first. Each feature
  * lists its own rows (handlers and documentation beside them); this is where they meet.
  * `GET` routes also answer `HEAD`; every path answers `OPTIONS`, and other methods get 405 + Allow.
- * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists);
+ * `config` decides the rows that depend on it (who may read `/metrics`, or whether it exists; the
+ * front-end's files of `server.static`, and whether `GET /` gives browsers its index.html);
  * without it they are as the defaults make them.
  */
 export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: Pick<RestwellConfig, 'server'>): Route<AppContext>[] {
@@ -28,7 +30,7 @@ export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: 
   return [
     ...documented<Route<AppContext>>(
       [
-        { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: apiRoot, kind: 'meta' },
+        { method: 'GET', path: '/', operationId: 'getRoot', summary: 'API root: links to every collection and to the docs', handler: rootHandler(config?.server.static), kind: 'meta' },
         { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
         { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
         { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
@@ -43,5 +45,8 @@ export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: 
     ...webhookEndpointRoutes(),
     ...resourceRoutes(resources.filter((r) => r.compat !== 'json-server'), JSON_SERVER_QUERY),
     ...jsonServerRoutes(resources),
+    ...jsonServerSingularRoutes(resources),
+    // The front-end's files (server.static): a catch-all, so each row above wins over a file of its path.
+    ...staticSiteRoutes(config?.server.static),
   ];
 }

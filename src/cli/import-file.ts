@@ -44,13 +44,13 @@ export function prepareImport(file: string, options: { config?: string; db?: str
   }
   const data = readDataFile(bytes, file);
   const plan = inferImport(data, file);
-  if (!plan.collections.length) throw new ImportError(['it holds no collection (no member is an array of objects)'], file);
+  if (!plan.collections.length) throw new ImportError(['it holds nothing to serve (no member is an array of objects, or an object)'], file);
   const configFile = options.config ?? defaultConfigFile(file);
   // A .json config is read as JSON (config/load.ts), so it is written as JSON.
-  const configText = extname(configFile) === '.json' ? `${JSON.stringify({ resources: plan.resources }, null, 2)}\n` : importConfigYaml(plan, basename(file));
+  const configText = extname(configFile) === '.json' ? `${JSON.stringify({ compat: 'json-server', resources: plan.resources }, null, 2)}\n` : importConfigYaml(plan, basename(file));
   let config: RestwellConfig;
   try {
-    config = resolveConfig({ resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
+    config = resolveConfig({ compat: 'json-server', resources: plan.resources }, { env: process.env, overrides: { database: options.db, port: options.port, host: options.host } }, configFile);
   } catch (err) {
     // What the config's own checks refuse (a collection named like a path the server serves) is the file's problem.
     if (err instanceof ConfigError) throw new ImportError(err.problems.map((p) => p.replace(/^resources\.([^:]+): /, '$1: ')), file);
@@ -91,11 +91,12 @@ function badBytesPlace(text: string, offset: number): string {
 
 /** What was inferred, a line per collection, for stderr. */
 export function describePlan(prepared: PreparedImport): string {
-  const lines = [`${prepared.source}: ${prepared.plan.collections.length} collection(s) inferred (config: ${prepared.configFile})`];
+  const lines = [`${prepared.source}: ${prepared.plan.collections.length} resource(s) inferred (config: ${prepared.configFile})`];
   for (const [name, r] of Object.entries(prepared.plan.resources)) {
     const rows = prepared.plan.collections.find((c) => c.name === name)!.rows.length;
     const fields = Object.entries(r.fields).map(([f, c]) => `${f} ${c.type === 'reference' ? `→ ${c.to}` : c.type}${c.required ? '*' : ''}`);
-    lines.push(`  ${name} (${rows} row${rows === 1 ? '' : 's'}, ${r.id ?? 'integer'} ids): ${fields.join(', ') || 'no fields'}`);
+    const shape = r.singular ? 'singular object' : `${rows} row${rows === 1 ? '' : 's'}, ${r.id ?? 'integer'} ids`;
+    lines.push(`  ${name} (${shape}): ${fields.join(', ') || 'no fields'}`);
   }
   if (Object.values(prepared.plan.resources).some((r) => Object.values(r.fields).some((f) => f.required))) lines.push('  (* required: every row has a value)');
   for (const note of prepared.plan.notes) lines.push(`  note: ${note}`);

@@ -8,7 +8,8 @@ import { keysCommand } from './keys.js';
 import { openapi } from './openapi.js';
 import { serve, type ServeOptions } from './serve.js';
 import { importCommand } from './import.js';
-import { serveDataFile } from './import-serve.js';
+import { serveDataFile, type ServeDataFileOptions } from './import-serve.js';
+import { exportCommand } from './export.js';
 import { hooksSend } from './hooks.js';
 import { hooksListen } from './hooks-listen.js';
 import { StartupError } from './startup-error.js';
@@ -36,14 +37,16 @@ const program = new Command('restwell').description('Resource-oriented HTTP API 
 program
   .command('serve')
   .description('serve the API (the built-in demo when no config is given)')
-  .argument('[data-file]', 'a json-server db.json: imported (on first start, or when it changed) and served; writes go to the database, not to the file')
+  .argument('[data-file]', 'a json-server db.json: imported (on first start, or when it changed) and served as json-server does (port 3000, 127.0.0.1, writes open to this machine); writes go to the database, not to the file')
   .option('-c, --config <file>', 'config file (YAML or JSON); env RESTWELL_CONFIG; with a data file, where its inferred config is written')
   .option('-p, --port <port>', 'port to listen on; env PORT', port)
   .option('-H, --host <host>', 'interface to listen on; env HOST')
   .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
   .option('-w, --workers <n>', 'processes sharing the port (node:cluster); default 1', positive)
   .option('--db-wait <seconds>', 'keep retrying an unreachable database at start this long; default 30', seconds)
-  .action((file: string | undefined, options: ServeOptions) => (file ? serveDataFile(file, options) : serve(options)));
+  .option('-f, --force', 'with a data file: import it again even if that replaces records written through the API since its last import')
+  .option('--static <dir>', 'serve the files of this folder beside the API (a front-end); config server.static; with a data file, default ./public when it exists')
+  .action((file: string | undefined, options: ServeDataFileOptions) => (file ? serveDataFile(file, options) : serve(options)));
 
 program
   .command('import')
@@ -53,6 +56,15 @@ program
   .option('-c, --config <file>', 'where to write the inferred config; default next to the data file (db.json → db.restwell.yaml)')
   .option('-f, --force', 'replace the records of collections that hold some, and overwrite a different config file')
   .action(importCommand);
+
+program
+  .command('export')
+  .description('write the database back as a json-server data file (collections as arrays of rows, with their timestamps)')
+  .argument('<data-file>', 'the file to write (whole or not at all)')
+  .option('-c, --config <file>', 'the config naming the resources; env RESTWELL_CONFIG; default next to the file (db.json → db.restwell.yaml)')
+  .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL; default the config\'s')
+  .option('-f, --force', 'overwrite the file if it exists')
+  .action(exportCommand);
 
 program
   .command('openapi')

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
@@ -10,6 +12,8 @@ import { printBanner } from './startup-banner.js';
 import { redact } from './redact.js';
 import { exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
+import { openLocalWrites } from './open-local-writes.js';
+import { LOOPBACK_ORIGINS } from '../http/cors.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -21,14 +25,36 @@ export interface ServeOptions {
   workers?: number;
   /** How long to keep retrying an unreachable database at start, in seconds. */
   dbWait?: number;
+  /** A folder of files served beside the API (`--static`; overrides `server.static`). */
+  static?: string;
+  /** Settings used where the config file says nothing (see withDataFileDefaults). */
+  fallbacks?: { static?: string; corsOrigins?: string[] };
+}
+
+/**
+ * What `serve <file.json>` adds where its config says nothing, as json-server does: the front-end
+ * in ./public when that folder exists, and CORS for pages served from this machine on any port (a
+ * Vite dev server at http://localhost:5173 calling the API).
+ */
+export function withDataFileDefaults<T extends ServeOptions>(options: T, cwd = process.cwd()): T {
+  const dir = join(cwd, 'public');
+  const isFolder = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return { ...options, fallbacks: { ...(isFolder ? { static: dir } : {}), corsOrigins: LOOPBACK_ORIGINS } };
+}
+
+/** How `serve` differs when it serves a json-server data file. */
+export interface ServeProfile {
+  /** On loopback, resources without an `access` block take writes without a token (see openLocalWrites). */
+  openLocalWrites?: boolean;
 }
 
 /** Starts the server and keeps it running until SIGINT/SIGTERM, then closes cleanly. */
-export async function serve(options: ServeOptions): Promise<void> {
+export async function serve(options: ServeOptions, profile: ServeProfile = {}): Promise<void> {
   const env = cliConfigEnv({ file: options.config, database: options.db });
-  const config = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db } });
+  const loaded = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db, static: options.static }, fallbacks: options.fallbacks });
+  const { config, notice } = profile.openLocalWrites ? openLocalWrites(loaded) : { config: loaded, notice: undefined };
   const workers = options.workers ?? 1;
-  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config);
+  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
   const server = await startServer(config, options.dbWait);
   const { app } = server;
   if (!isWorker()) {
@@ -41,7 +67,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     await server.close().catch(() => undefined);
     throw listenFailure(err, config.server.port, config.server.host);
   }
-  if (!isWorker()) banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config);
+  if (!isWorker()) banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config, notice);
   stopOnSignals(server);
 }
 
@@ -90,7 +116,7 @@ async function checkPort(port: number, host: string): Promise<void> {
  * `serve --workers N`: the primary syncs the schema once (so workers starting together find
  * nothing to change), then supervises the workers until SIGTERM/SIGINT.
  */
-async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string): Promise<void> {
+async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string, notice?: string): Promise<void> {
   await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, dbWait);
   const resources = [...server.app.restwell.resources.values()];
@@ -98,7 +124,7 @@ async function supervise(config: RestwellConfig, workers: number, dbWait?: numbe
   for (const line of server.sync.notes) process.stderr.write(`restwell: schema: ${line}\n`);
   await server.close();
   const log = { info: (l: string) => process.stderr.write(`restwell: ${l}\n`), warn: (l: string) => process.stderr.write(`restwell: ${l}\n`) };
-  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers, configFile));
+  await superviseWorkers(workers, log, (port) => banner(config, resources, port, workers, configFile, notice));
   process.exit(0);
 }
 
@@ -133,8 +159,8 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
  * otherwise) and, on stderr, a warning when it listens beyond loopback while anyone can write
  * without a token (see auth/exposure.ts).
  */
-function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string): void {
-  printBanner({ config, resources, port, workers, configFile });
+function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string, notice?: string): void {
+  printBanner({ config, resources, port, workers, configFile, ...(notice ? { notice } : {}) });
   const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }

@@ -15,6 +15,8 @@ export interface BannerFacts {
   port: number;
   workers: number;
   configFile?: string;
+  /** One more line, said right after the first (what this run does differently: writes opened to this machine). */
+  notice?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export function printBanner(facts: BannerFacts, env: NodeJS.ProcessEnv = process
 }
 
 /** The banner's facts as a log record: `msg` is its first line; the rest are fields. */
-function bannerRecord({ config, resources, port, workers, configFile }: BannerFacts) {
+function bannerRecord({ config, resources, port, workers, configFile, notice }: BannerFacts) {
   const url = `http://localhost:${port}`;
   const database = redact(config.database);
   const first = resources[0]?.name;
@@ -41,8 +43,11 @@ function bannerRecord({ config, resources, port, workers, configFile }: BannerFa
     url,
     database,
     workers,
+    ...(notice ? { notice } : {}),
     access: resources.map(describeAccess),
     ...(first ? { try: `curl -i ${url}/${first}` } : {}),
+    ...(config.server.static ? { frontEnd: `files of ${config.server.static} at ${url}/ (browsers get its index.html at /)` } : {}),
+    ...(config.server.cors ? { cors: `pages of ${config.server.cors.origins.join(', ')} may call the API` } : {}),
     createApiKey: createKeyCommand({ ...config, database }, configFile),
     sendTestWebhook: hooksCommands(config, port, configFile),
   };
@@ -53,8 +58,11 @@ function bannerText(facts: BannerFacts): string {
   const record = bannerRecord(facts);
   return (
     `\n${record.msg}\n` +
+    (record.notice ? `${record.notice}\n` : '') +
     record.access.map((line) => `  ${line}\n`).join('') +
     (record.try ? `Try:  ${record.try}\n` : '') +
+    (record.frontEnd ? `Front-end:  ${record.frontEnd}\n` : '') +
+    (record.cors ? `CORS:  ${record.cors}\n` : '') +
     `Create an API key (printed once):  ${record.createApiKey}\n` +
     record.sendTestWebhook.map((command) => `Send a signed test webhook:  ${command}\n`).join('') +
     '\n'

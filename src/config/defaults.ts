@@ -21,6 +21,8 @@ export const DEFAULTS = {
     // Long enough for any request within requestTimeout's usual share; short of the 30 s orchestrators give before SIGKILL.
     drainTimeout: '10s',
   },
+  // How long a browser may reuse a preflight's answer: long enough to spare most preflights, short enough for a config change to be seen soon.
+  corsMaxAge: '10m',
   database: './data/restwell.db',
   allowDestructiveMigrations: false,
   idempotency: { ttl: '24h' },

@@ -24,7 +24,9 @@ const validateSchema = configAjv.compile(configSchema);
 export interface LoadOptions {
   file?: string;
   env?: NodeJS.ProcessEnv;
-  overrides?: { port?: number; host?: string; database?: string };
+  overrides?: { port?: number; host?: string; database?: string; static?: string };
+  /** Used where the file says nothing (what `serve <file.json>` adds, as json-server does). */
+  fallbacks?: { static?: string; corsOrigins?: string[] };
 }
 
 /** Reads, substitutes, validates and completes a config; the demo config when no file is given. */
@@ -72,6 +74,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       metrics: server.metrics,
       drainTimeoutMs: parseDurationMs(server.drainTimeout),
       publicUrl: server.publicUrl,
+      ...staticAndCors(server, options),
     },
     database: options.overrides?.database ?? env.DATABASE_URL ?? substituted.database ?? DEFAULTS.database,
     allowDestructiveMigrations: substituted.allowDestructiveMigrations ?? DEFAULTS.allowDestructiveMigrations,
@@ -88,6 +91,16 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
     auth: substituted.auth ?? {},
     ...(substituted.redis ? { redis: substituted.redis } : {}),
     origin: source,
+  };
+}
+
+/** `server.static` (flag, else file, else fallback) and `server.cors` (file, else fallback), when set. */
+function staticAndCors(server: { static?: string; cors?: { origins: string[]; maxAge?: string } }, options: LoadOptions): Pick<RestwellConfig['server'], 'static' | 'cors'> {
+  const dir = options.overrides?.static ?? server.static ?? options.fallbacks?.static;
+  const origins = server.cors?.origins ?? options.fallbacks?.corsOrigins;
+  return {
+    ...(dir ? { static: dir } : {}),
+    ...(origins ? { cors: { origins: origins.map((o) => o.toLowerCase()), maxAgeSeconds: parseDuration(server.cors?.maxAge ?? DEFAULTS.corsMaxAge) } } : {}),
   };
 }
 
@@ -176,9 +189,19 @@ function checkReferences(config: Record<string, any>): string[] {
   const resources = config.resources ?? {};
   for (const [rname, resource] of Object.entries<any>(resources)) {
     if (RESERVED.includes(rname)) problems.push(`resources.${rname}: "${rname}" is a path the server itself serves; choose another name`);
+    if (resource.singular && resource.id !== undefined && resource.id !== 'integer') {
+      problems.push(`resources.${rname}.id: a singular resource holds one record, whose id is always 1; remove "id: ${resource.id}"`);
+    }
+    // One object for everyone: under an owner rule it would exist for its creator alone, and be "not set" to every other subject, who could not set it either.
+    const ownerRules = Object.entries<unknown>(resource.access ?? {}).filter(([, rule]) => rule === 'owner').map(([op]) => op);
+    if (resource.singular && ownerRules.length) {
+      problems.push(`resources.${rname}.access.${ownerRules[0]}: a singular resource is one object shared by all, so it cannot have owner rules; use scopes`);
+    }
     for (const [fname, field] of Object.entries<any>(resource.fields ?? {})) {
       if (field.type === 'reference' && !resources[field.to]) {
         problems.push(`resources.${rname}.fields.${fname}.to: no resource named "${field.to}"`);
+      } else if (field.type === 'reference' && resources[field.to].singular) {
+        problems.push(`resources.${rname}.fields.${fname}.to: "${field.to}" is singular (one object, not a collection of records), so nothing can refer to it; make it a collection, or drop the reference`);
       }
     }
     problems.push(...searchProblems(rname, resource));

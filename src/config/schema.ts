@@ -2,6 +2,8 @@ import { FIELD_TYPES } from './types.js';
 import { durationMsSchema, durationSchema, retentionSchema } from './sizes.js';
 import { webhooksSchema } from './webhooks-schema.js';
 
+/** An origin (scheme, host, optional port), with `*` allowed as the port or as the leftmost labels; or `*` alone. */
+const CORS_ORIGIN = '^(\\*|https?://(\\*\\.)?([A-Za-z0-9-]+\\.)*[A-Za-z0-9-]+(:(\\d{1,5}|\\*))?|https?://\\[[0-9A-Fa-f:.]+\\](:(\\d{1,5}|\\*))?)$';
 const name = '^[a-z][a-zA-Z0-9_-]{0,62}$';
 const fieldName = '^[a-zA-Z][a-zA-Z0-9_]{0,62}$';
 const duration = durationSchema();
@@ -54,6 +56,22 @@ export const configSchema = {
         publicUrl: { type: 'string', format: 'uri' },
         metrics: { description: 'Who may read the Prometheus metrics at GET /metrics: token (default: a bearer token with scope metrics:read), public (anyone who can reach the port), or off (no /metrics and nothing counted)', enum: ['token', 'public', 'off'] },
         drainTimeout: { ...durationMsSchema(true), description: 'At shutdown (SIGTERM, SIGINT), how long requests under way may take to finish before their connections are closed, e.g. 10s (default)' },
+        static: { type: 'string', minLength: 1, description: 'A folder of files (a front-end) served beside the API, relative to the working directory: GET /app.js serves its app.js unless a route of the API has that path; GET / serves its index.html to browsers (Accept prefers text/html), the API root to everyone else. No directory listings; dotfiles and anything outside the folder are never served. Default: none (serve <file.json> uses ./public when it exists)' },
+        cors: {
+          description: 'Browser pages of these origins may call the API (CORS). No credentials are involved: the API takes bearer tokens, never cookies. Default: none (serve <file.json> allows http://localhost:*, http://127.0.0.1:* and http://[::1]:*)',
+          type: 'object',
+          additionalProperties: false,
+          required: ['origins'],
+          properties: {
+            origins: {
+              type: 'array',
+              minItems: 1,
+              description: 'Exact origins (https://app.example.com), any port of a host (http://localhost:*), any subdomain (https://*.example.com), or * for every origin',
+              items: { type: 'string', pattern: CORS_ORIGIN },
+            },
+            maxAge: { ...duration, description: 'How long a browser may reuse a preflight (OPTIONS) answer, e.g. 10m (default); browsers cap it (Chromium at 2h)' },
+          },
+        },
       },
     },
     database: { type: 'string', minLength: 1 },
@@ -116,6 +134,10 @@ export const configSchema = {
             description: 'Refuse unconditional writes (428): PUT, PATCH and DELETE must send If-Match (or, to create with PUT, If-None-Match: *)',
           },
           compat: { description: "json-server: this resource answers as json-server 0.17 does; hal: Restwell's HAL API. Default: the top-level compat", enum: ['json-server', 'hal'] },
+          singular: {
+            type: 'boolean',
+            description: 'One object, not a collection (json-server\'s "profile": {…}): served at /{name} (GET, PUT, PATCH, DELETE), holding at most one record. Default: false',
+          },
           search: {
             description: 'The fields the q= parameter searches (case-insensitive substring), each a string or enum field of this resource; default every string field; false turns q= off',
             oneOf: [{ type: 'array', items: { type: 'string', pattern: fieldName }, uniqueItems: true }, { const: false }],

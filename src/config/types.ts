@@ -53,6 +53,21 @@ export interface ResourceConfig {
   search?: string[] | false;
   /** How it answers: `json-server` as json-server 0.17 does, `hal` with Restwell's HAL API; default the top-level `compat`. */
   compat?: Compat;
+  /**
+   * One object rather than a collection (json-server's `"profile": {…}`): served at `/{name}`, it
+   * holds at most one record, stored with id 1. No reference may point at it; its id type is integer.
+   */
+  singular?: boolean;
+}
+
+/**
+ * `server.cors`: the origins whose pages may call the API (exact `https://app.example.com`, a port
+ * wildcard `http://localhost:*`, a leftmost-label wildcard `https://*.example.com`, or `*` for any),
+ * and how long a browser may cache a preflight's answer.
+ */
+export interface CorsConfig {
+  origins: string[];
+  maxAgeSeconds: number;
 }
 
 /** The API a resource answers with: Restwell's HAL API, or json-server's shapes (the json-server profile). */
@@ -81,6 +96,10 @@ export interface RestwellConfig {
     /** At shutdown, how long requests under way may take to finish before their connections are cut. */
     drainTimeoutMs: number;
     publicUrl?: string;
+    /** A folder of files served beside the API (a front-end), as given (relative to the working directory); none unless set. */
+    static?: string;
+    /** Which browser origins may call the API from their pages (CORS); none unless set. */
+    cors?: CorsConfig;
   };
   database: string;
   /** Allow schema sync to drop or retype columns that the config no longer declares. */

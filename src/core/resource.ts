@@ -20,7 +20,15 @@ export interface ResourceDefinition {
   search: string[];
   /** The API it answers with: Restwell's HAL API, or json-server's shapes. */
   compat: Compat;
+  /** One object served at `/{name}`, not a collection: its one record has the id {@link SINGULAR_ID}. */
+  singular: boolean;
 }
+
+/**
+ * The id of a singular resource's one record. A fixed record id keeps everything that works on
+ * records (the store, events, ETags, access rules, validation) working on it unchanged.
+ */
+export const SINGULAR_ID = 1;
 
 /** Builds the resource definitions from a validated config, in config order. */
 export function defineResources(config: Pick<RestwellConfig, 'resources' | 'compat'>): ResourceDefinition[] {
@@ -39,6 +47,7 @@ function defineResource(name: string, rc: ResourceConfig, compat: Compat): Resou
     fieldsByName: new Map(fields.map((f) => [f.name, f])),
     requireIfMatch: rc.requireIfMatch ?? false,
     compat: rc.compat ?? compat,
+    singular: rc.singular ?? false,
     search: rc.search === false ? [] : (rc.search ?? fields.filter((f) => f.type === 'string').map((f) => f.name)),
     access: {
       read: rc.access?.read ?? DEFAULT_ACCESS.read,

@@ -14,7 +14,8 @@ export function bodyTypesFor(method: string): readonly string[] {
 /**
  * Tells the client of a 415 which body types the method takes (RFC 9110 §15.5.16), each in the
  * header made for it: PATCH in Accept-Patch (RFC 5789 §3.1), POST in Accept-Post (W3C LDP §7.1),
- * and PUT, which has no header of its own, in Accept (RFC 9110 §12.5.1). Returns the types.
+ * and PUT, which has no header of its own, in Accept (RFC 9110 §12.5.1). Returns the types
+ * (`types`, where a route takes others than its method's).
  */
 export function advertiseBodyTypes(reply: FastifyReply, method: string, types: readonly string[] = bodyTypesFor(method)): readonly string[] {
   const header = method === 'PATCH' ? 'accept-patch' : method === 'POST' ? 'accept-post' : method === 'PUT' ? 'accept' : undefined;

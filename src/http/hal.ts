@@ -8,14 +8,19 @@ export interface Link {
   templated?: boolean;
 }
 
-/** The path of a record. */
-export function recordPath(resource: Pick<ResourceDefinition, 'name'>, id: string | number): string {
+/** The path of a record; a singular resource's one record is at the resource's own path. */
+export function recordPath(resource: Pick<ResourceDefinition, 'name'> & { singular?: boolean }, id: string | number): string {
+  if (resource.singular) return `/${resource.name}`;
   return `/${resource.name}/${encodeURIComponent(String(id))}`;
 }
 
-/** The HAL representation of a record: its plain members (toPlain) plus `_links`: `self`, `collection` and one link per reference. */
+/**
+ * The HAL representation of a record: its plain members (toPlain) plus `_links`: `self`, `collection`
+ * (none for a singular resource, which is no collection) and one link per reference.
+ */
 export function halRecord(resource: ResourceDefinition, record: StoredRecord): Record<string, unknown> {
-  const links: Record<string, Link> = { self: { href: recordPath(resource, record.id) }, collection: { href: `/${resource.name}` } };
+  const links: Record<string, Link> = { self: { href: recordPath(resource, record.id) } };
+  if (!resource.singular) links.collection = { href: `/${resource.name}` };
   for (const f of resource.fields) {
     const target = record.data[f.name];
     if (f.type === 'reference' && target !== null && target !== undefined) links[f.name] = { href: `/${f.to}/${encodeURIComponent(String(target))}` };

@@ -15,7 +15,7 @@ export function sendHtml(reply: FastifyReply, html: string): FastifyReply {
 
 /**
  * The browsable page of a representation. A route of a resource's collection (`/{name}`) or record
- * (`/{name}/:id`) gets that resource's forms; any other gets the links and the data.
+ * (`/{name}/:id`, or `/{name}` of a singular resource) gets that resource's forms; any other gets the links and the data.
  */
 export function sendPage(request: FastifyRequest, reply: FastifyReply, base: string, body: Record<string, unknown>, etag?: string): FastifyReply {
   return sendHtml(reply, renderPage(pageInput(request, base, body, etag)));
@@ -31,7 +31,8 @@ function pageInput(request: FastifyRequest, base: string, body: Record<string, u
   return {
     ...input,
     resource,
-    kind: m![2] ? 'record' : 'collection',
+    // A singular resource's path names its one record, not a collection.
+    kind: m![2] || resource.singular ? 'record' : 'collection',
     etag,
     idTypeOf: (field) => resources!.get(field.to ?? '')?.idType ?? 'integer',
   };

@@ -52,8 +52,9 @@ export interface Route<C extends HttpContext = HttpContext> {
    * Whether the path names something (a webhook source), for a path that no GET route shares its
    * parameters with; throws a NotFoundError when it names nothing, so OPTIONS answers 404 as GET would.
    * (Other paths with parameters have their existence checked by a GET, see app/method-fallbacks.ts.)
+   * On a catch-all path (`/*`) it also decides between 405 and 404 for the methods the path lacks.
    */
-  exists?: (ctx: C) => (request: FastifyRequest) => void;
+  exists?: (ctx: C) => (request: FastifyRequest) => void | Promise<void>;
 }
 
 /** A route as documentation needs it: the row without its handler; `kind` may be one not known yet. */

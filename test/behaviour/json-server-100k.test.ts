@@ -108,7 +108,7 @@ describe('a real json-server db.json of 100k rows', () => {
         for (const [name, rows] of [['users', 10_000], ['posts', 30_000], ['comments', 60_000]] as const) {
           assert.match(String(importRun.stderr), new RegExp(`^${name}: ${rows} rows in \\d+\\.\\d\\d s$`, 'm'));
         }
-        assert.match(String(importRun.stderr), /skipped "profile"/);
+        assert.match(String(importRun.stderr), /profile \(singular object\): name string\*/);
       });
 
       test('Restwell answers the same records by id', async () => {
@@ -119,15 +119,13 @@ describe('a real json-server db.json of 100k rows', () => {
       });
 
       test('and the same records for a filter', async () => {
-        for (const [jsPath, rwPath] of [
-          ['/comments?postId=7', '/comments?postId=7&sort=id&limit=100'],
-          ['/posts?userId=42', '/posts?userId=42&sort=id&limit=100'],
-        ]) {
-          const expected: Array<Record<string, unknown>> = await fromJsonServer(jsPath!);
-          assert.ok(expected.length > 0, jsPath);
-          const page = await fromRestwell(rwPath!);
-          const items: Array<Record<string, unknown>> = Object.values(page._embedded)[0] as any;
-          assert.deepEqual(items.map((r, i) => asJsonServer(r, expected[i] ?? {})), expected, rwPath);
+        // The same URL: the written config says compat: json-server (a bare array); a HAL page's records are compared alike.
+        for (const path of ['/comments?postId=7', '/posts?userId=42']) {
+          const expected: Array<Record<string, unknown>> = await fromJsonServer(path);
+          assert.ok(expected.length > 0, path);
+          const page = await fromRestwell(path);
+          const items: Array<Record<string, unknown>> = Array.isArray(page) ? page : (Object.values(page._embedded)[0] as any);
+          assert.deepEqual(items.map((r, i) => asJsonServer(r, expected[i] ?? {})), expected, path);
         }
       });
     });

@@ -31,7 +31,7 @@ describe('restwell import', () => {
     assert.match(res.stderr, /posts \(2 rows, integer ids\): title string\*, authorId → authors\*/);
     assert.match(res.stderr, /^posts: 2 rows in \d+\.\d\d s$/m);
     assert.match(res.stderr, /^authors: 1 row in \d+\.\d\d s$/m);
-    assert.match(res.stderr, /skipped "profile"/);
+    assert.match(res.stderr, /profile \(singular object\): name string\*/);
     assert.match(res.stderr, /serve --config db\.restwell\.yaml --db data\/x\.db/);
     const config = parse(readFileSync(join(dir, 'db.restwell.yaml'), 'utf8'));
     assert.deepEqual(config.resources.posts.fields.authorId, { type: 'reference', to: 'authors', required: true });
@@ -50,7 +50,7 @@ describe('restwell import', () => {
     assert.deepEqual(config.resources.comments.fields.postId, { type: 'reference', to: 'posts', required: true });
   });
 
-  it('does nothing for an unchanged file, refuses a changed one into collections that hold records, and --force replaces them', () => {
+  it('does nothing for an unchanged file, imports a changed one again when the API wrote nothing since, and refuses another file into collections that hold records unless --force', () => {
     const dir = workdir();
     assert.equal(restwell(dir, 'import', 'db.json', '--db', 'x.db').status, 0);
     const same = restwell(dir, 'import', 'db.json', '--db', 'x.db');
@@ -58,9 +58,18 @@ describe('restwell import', () => {
     assert.match(same.stderr, /db\.json is already imported and unchanged since; nothing to do/);
     writeFileSync(join(dir, 'db.json'), JSON.stringify({ ...DB, posts: [{ id: 5, title: 'only', authorId: 1 }] }));
     const again = restwell(dir, 'import', 'db.json', '--db', 'x.db');
-    assert.equal(again.status, 1);
-    assert.match(again.stderr, /restwell: cannot import db\.json: authors, posts already hold records; nothing was imported \(--force replaces their records\)/);
-    const forced = restwell(dir, 'import', 'db.json', '--db', 'x.db', '--force');
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /^posts: 1 row in/m);
+  });
+
+  it('refuses a file never imported into collections that hold records, counting them, unless --force', () => {
+    const dir = workdir();
+    assert.equal(restwell(dir, 'import', 'db.json', '--db', 'x.db').status, 0);
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ ...DB, posts: [{ id: 5, title: 'only', authorId: 1 }] }));
+    const refused = restwell(dir, 'import', 'other.json', '--db', 'x.db');
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /restwell: cannot import other\.json: authors, posts(, profile)? already hold records this file did not put there \(authors: 1, posts: 2(, profile: 1)?\); nothing was imported \(--force replaces their records\)/);
+    const forced = restwell(dir, 'import', 'other.json', '--db', 'x.db', '--force');
     assert.equal(forced.status, 0, forced.stderr);
     assert.match(forced.stderr, /^posts: 1 row in/m);
   });
@@ -100,7 +109,7 @@ describe('restwell import', () => {
   for (const [what, text, message] of [
     ['invalid JSON', '{"posts": [', /^restwell: cannot import db\.json: it is not valid JSON: /],
     ['an array', '[{"id": 1}]', /^restwell: cannot import db\.json: the file must hold a JSON object .* it holds an array\n$/],
-    ['no collection', '{"profile": {"name": "x"}}', /^restwell: cannot import db\.json: it holds no collection/],
+    ['nothing to serve', '{"$schema": "./schema.json"}', /^restwell: cannot import db\.json: it holds nothing to serve/],
     ['string ids that are not URL-safe', '{"posts": [{"id": "a1b2"}, {"id": "a/b"}]}', /^restwell: cannot import db\.json: posts: row 1 has id "a\/b", which Restwell cannot keep: string ids are 1–64 characters/],
     ['a reserved collection name', '{"events": [{"id": 1}]}', /^restwell: cannot import db\.json: events: "events" is a path the server itself serves; choose another name\n$/],
   ] as const) {

@@ -66,13 +66,18 @@ for (const engine of engines) {
       assert.deepEqual(post._links.userId, { href: '/users/1' });
     });
 
-    test('references are enforced and filterable; the singular object was skipped', async () => {
+    test('references are enforced and filterable', async () => {
       const list = await get('/comments?postId=10');
       assert.deepEqual(list._embedded.comments.map((c: any) => c.id), [2]);
       const auth = await bearer(server);
       const bad = await server.app.inject({ method: 'POST', url: '/comments', headers: { ...auth, 'content-type': 'application/json' }, payload: { body: 'x', postId: 99 } });
       assert.equal(bad.statusCode, 422, bad.body);
-      assert.equal(server.context.resources.has('profile'), false);
+    });
+
+    test('the single object becomes a singular resource, served at its own path', async () => {
+      assert.equal(server.context.resources.get('profile')?.singular, true);
+      assert.deepEqual(fields(await get('/profile')), { id: 1, name: 'typicode' });
+      assert.equal((await server.app.inject({ method: 'GET', url: '/profile/1' })).statusCode, 404);
     });
 
     test('q= finds imported records; on PostgreSQL their search indexes, set aside during the load, are back', async () => {
@@ -106,7 +111,7 @@ for (const engine of engines) {
       try {
         await assert.rejects(loadImport(store, defineResources(config), plan, { source: 'db.json', replace: false, maxJsonDepth: 64, recordLimit: config.server.recordLimit }), (err: unknown) => {
           assert.ok(err instanceof ImportRefusedError);
-          assert.deepEqual(err.resources, ['users', 'posts', 'comments', 'notes']);
+          assert.deepEqual(err.resources, ['users', 'posts', 'comments', 'notes', 'profile']);
           return true;
         });
         const tags = defineResources(config).find((r) => r.name === 'tags')!;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
+import { ConformanceChecker, type Exchange } from '../../src/test-support/openapi-conformance.js';
+import { lint } from '../../src/test-support/openapi-lint.js';
 import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
 
 // The json-server profile's own rules: what it adds to json-server (checks, limits, conditionals,
@@ -20,8 +22,15 @@ const config = {
 for (const engine of engines) {
   describe(`json-server profile (${engine.name})`, () => {
     let server: RestwellServer;
-    const inject = (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-      server.app.inject({ method: method as 'GET', url, ...(payload === undefined ? {} : { payload: payload as object }), headers });
+    const exchanges: Exchange[] = [];
+    /** One request in-process, recorded so the last test can hold the OpenAPI document to every answer. */
+    const inject = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
+      const res = await server.app.inject({ method: method as 'GET', url, ...(payload === undefined ? {} : { payload: payload as object }), headers });
+      const body = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
+      const requestType = body === undefined ? undefined : (headers['content-type'] ?? 'application/json');
+      if (server.app.restwell.resources.get(url.split(/[/?]/)[1]!)?.compat === 'json-server') exchanges.push({ method, url, requestType, requestBody: body, status: res.statusCode, headers: res.headers, body: res.body });
+      return res;
+    };
     const get = (url: string, headers: Record<string, string> = {}) => inject('GET', url, undefined, headers);
     before(async () => {
       server = await testServer(engine, config);
@@ -210,6 +219,17 @@ for (const engine of engines) {
       const created = await inject('POST', '/secrets', { text: 's' }, await bearer(server));
       assert.equal(created.statusCode, 201);
       assert.equal(created.json().text, 's');
+    });
+
+    test('the OpenAPI document describes the profile and tells the truth about every answer above', async () => {
+      const doc = (await get('/openapi.json')).json();
+      const result = await lint(doc);
+      assert.equal(result.valid, true, JSON.stringify(result.errors));
+      assert.deepEqual(result.findings.filter((f) => f.severity <= 1), []);
+      assert.equal(doc.paths['/posts/{id}/comments'].parameters[0].description.startsWith('The id of a posts record'), true);
+      const checker = await ConformanceChecker.create(doc);
+      assert.ok(exchanges.length > 80);
+      assert.deepEqual((await Promise.all(exchanges.map((ex) => checker.check(ex)))).flat(), []);
     });
 
     test('the list cap: past 10000 matching records a list without _limit is a 400 that says how to page', { timeout: 120_000 }, async () => {

@@ -49,6 +49,8 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   // Paths whose POST takes a body of known types, which OPTIONS advertises in Accept-Post.
   const acceptPost = new Set<string>();
   for (const route of routes) {
+    // The front-end's catch-all (server.static) serves files, not API operations; OpenAPI paths cannot express it.
+    if (route.path.includes('*')) continue;
     const path = openApiPath(route.path);
     if (route.method === 'POST' && !route.rawBody) acceptPost.add(path);
     const doc = operationDoc(route, ctx);
@@ -137,8 +139,10 @@ export function openApiPath(path: string): string {
 
 function pathParameters(path: string, resource: ResourceDefinition | undefined, known: Record<string, Json> = {}): Json[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
-    const { description, ...schema } = name === 'id' && resource ? idSchema(resource) : (known[name] ?? { type: 'string' });
-    const text = name === 'id' && resource ? `The id of a ${resource.name} record (${String(description)})` : String(description ?? `The ${name}`);
+    // `{id}` is the route's resource's, unless the operation names another (a parent's, in a nested path).
+    const own = name === 'id' && resource && !known.id;
+    const { description, ...schema } = own ? idSchema(resource) : (known[name] ?? { type: 'string' });
+    const text = own ? `The id of a ${resource.name} record (${String(description)})` : String(description ?? `The ${name}`);
     return { name, in: 'path', required: true, description: text, schema };
   });
 }

@@ -6,7 +6,7 @@ export interface OperationDoc {
   description: string;
   /** Query and header parameters (path parameters come from `pathParameters`). */
   parameters?: Json[];
-  /** Schemas of path parameters other than a resource's `{id}`, by name. */
+  /** Schemas of path parameters, by name; `{id}` is the route's resource's unless named here. */
   pathParameters?: Record<string, Json>;
   requestBody?: Json;
   /** Success (and 304) responses, by status. */

@@ -69,6 +69,19 @@ export function recordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref:
   }));
 }
 
+/** A record without links, as json-server-shaped answers carry it (its links are in the `Link` header). */
+export function plainRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
+  return ctx.components.schema(`plain:${r.name}`, `${pascal(r.name)}Plain`, () => {
+    const { _links, ...properties } = recordProperties(r, ctx);
+    return {
+      type: 'object',
+      description: `One ${r.name} record as json-server serves it: no _links (they are in the Link header). Every declared field is present; an unset optional field is null.`,
+      required: ['id', ...r.fields.map((f) => f.name), 'version', 'createdAt', 'updatedAt'],
+      properties,
+    };
+  });
+}
+
 /** With `fields=`: a sparse record, the members of a record of which only id and `_links` are always there. */
 function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
   return ctx.components.schema(`sparse:${r.name}`, `${pascal(r.name)}Sparse`, () => ({
@@ -79,7 +92,8 @@ function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: 
   }));
 }
 
-function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
+/** The members of a record's representation, each with its schema (recordSchema's properties). */
+export function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
   const refs = r.fields.filter((f) => f.type === 'reference').map((f) => f.name);
   return {
     id: { ...idSchema(r), readOnly: true },
@@ -87,7 +101,10 @@ function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
     version: { type: 'integer', minimum: 1, readOnly: true, description: 'Starts at 1 and grows by 1 on every change' },
     createdAt: { type: 'string', format: 'date-time', readOnly: true },
     updatedAt: { type: 'string', format: 'date-time', readOnly: true },
-    _links: linksSchema(ctx, ['self', 'collection', ...refs], ['self', 'collection'], 'self, the collection, and one link per set reference field'),
+    // A singular resource is no collection: its record links to itself only (and its references).
+    _links: r.singular
+      ? linksSchema(ctx, ['self', ...refs], ['self'], 'self, and one link per set reference field')
+      : linksSchema(ctx, ['self', 'collection', ...refs], ['self', 'collection'], 'self, the collection, and one link per set reference field'),
   };
 }
 

@@ -117,11 +117,24 @@ describe('inferring resources from a json-server db.json', () => {
     assert.deepEqual(plan.collections[0]!.timestamps, ['createdAt', 'updatedAt']);
   });
 
-  it('skips singular objects with a note and ignores $schema', () => {
-    const plan = inferImport({ $schema: './schema.json', profile: { name: 'typicode' }, posts: [] }, 'db.json');
-    assert.deepEqual(Object.keys(plan.resources), ['posts']);
+  it('makes a single object a singular resource (fields inferred as from a row, loaded as id 1) and ignores $schema', () => {
+    const plan = inferImport({ $schema: './schema.json', profile: { name: 'typicode', age: null, createdAt: '2024-01-01T00:00:00Z' }, posts: [] }, 'db.json');
+    assert.deepEqual(Object.keys(plan.resources), ['profile', 'posts']);
+    assert.deepEqual(plan.resources.profile, { singular: true, fields: { name: { type: 'string', required: true }, age: { type: 'json' } } });
     assert.deepEqual(plan.resources.posts, { fields: {} });
-    assert.match(plan.notes.join('\n'), /skipped "profile": it is a single object/);
+    const profile = plan.collections.find((c) => c.name === 'profile')!;
+    assert.deepEqual(profile.ids, [1]);
+    assert.deepEqual(profile.rows, [{ name: 'typicode', age: null, createdAt: '2024-01-01T00:00:00Z' }]);
+    assert.deepEqual(profile.timestamps, ['createdAt']);
+    assert.deepEqual(plan.notes, []);
+  });
+
+  it('never makes a field a reference to a singular resource, and refuses what a singular object cannot keep', () => {
+    const plan = inferImport({ users: { name: 'one' }, posts: [{ id: 1, userId: 1 }] }, 'db.json');
+    assert.deepEqual(plan.resources.posts!.fields.userId, { type: 'integer', required: true });
+    assert.match(problems({ profile: { id: 7, name: 'x' } }), /profile: member "id" of this single object cannot be kept/);
+    assert.match(problems({ Profile: { name: 'x' } }), /"Profile" cannot be a Restwell resource name/);
+    assert.match(problems({ profile: { version: 3 } }), /profile: field "version" clashes with the member Restwell sets/);
   });
 
   it('refuses a wrong shape, bad names and fields that clash with what Restwell sets, with one problem each', () => {

@@ -1,5 +1,6 @@
 import type { FieldConfig, ResourceConfig } from '../../config/types.js';
 import type { RecordId } from '../../core/record.js';
+import { SINGULAR_ID } from '../../core/resource.js';
 import { SYSTEM_FIELDS } from '../../core/record.js';
 import { ImportError } from './import-error.js';
 import { collectFields, fieldConfig } from './infer-fields.js';
@@ -31,16 +32,17 @@ export interface ImportPlan {
   collections: InferredCollection[];
   /** The config's `resources`, in file order. */
   resources: Record<string, ResourceConfig>;
-  /** What was left out or decided, for the user to read (singular objects skipped, cycles broken…). */
+  /** What was left out or decided, for the user to read (references not made, cycles broken…). */
   notes: string[];
 }
 
 /**
  * Infers resources from a json-server data file (already parsed): each member that is an array is
  * a collection of objects with ids; each plain-object member (a json-server "singular" resource,
- * such as `profile`) is skipped with a note, as Restwell serves collections only; `$schema` is
- * ignored, as json-server does. Throws ImportError naming every collection that cannot be kept as
- * it is (bad names, ids Restwell cannot keep, rows that are not objects).
+ * such as `profile`) becomes a singular resource, its fields inferred from the object as from a
+ * row, loaded as its one record (id 1); `$schema` is ignored, as json-server does. Throws
+ * ImportError naming every member that cannot be kept as it is (bad names, ids Restwell cannot
+ * keep, rows that are not objects).
  */
 export function inferImport(data: unknown, source: string): ImportPlan {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -52,7 +54,8 @@ export function inferImport(data: unknown, source: string): ImportPlan {
   for (const [name, value] of Object.entries(data)) {
     if (name === '$schema') continue;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      notes.push(`skipped "${name}": it is a single object (a json-server singular resource), and Restwell serves collections only`);
+      const singular = inferSingular(name, value as Record<string, unknown>, problems);
+      if (singular) found.push(singular);
       continue;
     }
     if (!Array.isArray(value)) {
@@ -80,6 +83,32 @@ function inferCollection(name: string, value: unknown[], problems: string[]): In
   const records = value as Array<Record<string, unknown>>;
   const ids = inferIds(records);
   if ('problem' in ids) problems.push(`${name}: ${ids.problem}`);
+  const { fields, timestamps } = inferFields(name, records, problems);
+  if (problems.length > before || 'problem' in ids) return undefined;
+  const config: ResourceConfig = { ...(ids.idType !== 'integer' ? { id: ids.idType } : {}), fields };
+  return { name, config, ids: ids.ids, rows: records.map(withoutId), timestamps };
+}
+
+/**
+ * A json-server singular resource (`"profile": { "name": "typicode" }`): its fields inferred from
+ * the one object as from a row, kept as the one record (id 1) of a `singular: true` resource. An
+ * `id` member would be a field Restwell cannot have (every record's id is its own), so it is refused.
+ */
+function inferSingular(name: string, value: Record<string, unknown>, problems: string[]): InferredCollection | undefined {
+  const before = problems.length;
+  if (!COLLECTION_NAME.test(name)) {
+    problems.push(`"${name}" cannot be a Restwell resource name (a lowercase letter first, then letters, digits, _ or -, at most 63); rename it in the file`);
+  }
+  if (Object.hasOwn(value, 'id')) {
+    problems.push(`${name}: member "id" of this single object cannot be kept (a singular resource's one record has the id Restwell gives it); rename or remove it in the file`);
+  }
+  const { fields, timestamps } = inferFields(name, [value], problems);
+  if (problems.length > before) return undefined;
+  return { name, config: { singular: true, fields }, ids: [SINGULAR_ID], rows: [{ ...value }], timestamps };
+}
+
+/** The fields of a collection's rows (or of a singular object), and which of createdAt / updatedAt are the records' own. */
+function inferFields(name: string, records: Array<Record<string, unknown>>, problems: string[]): Pick<InferredCollection, 'timestamps'> & { fields: Record<string, FieldConfig> } {
   const evidence = collectFields(records);
   const fields: Record<string, FieldConfig> = {};
   const timestamps: Array<'createdAt' | 'updatedAt'> = [];
@@ -95,9 +124,7 @@ function inferCollection(name: string, value: unknown[], problems: string[]): In
       fields[field] = fieldConfig(seen, records.length);
     }
   }
-  if (problems.length > before || 'problem' in ids) return undefined;
-  const config: ResourceConfig = { ...(ids.idType !== 'integer' ? { id: ids.idType } : {}), fields };
-  return { name, config, ids: ids.ids, rows: records.map(withoutId), timestamps };
+  return { fields, timestamps };
 }
 
 function withoutId(row: Record<string, unknown>): Record<string, unknown> {
@@ -121,7 +148,8 @@ function inferReferences(collections: InferredCollection[], notes: string[]): In
     for (const [field, f] of Object.entries(c.config.fields)) {
       const to = referencedCollection(field);
       const target = to === undefined ? undefined : byName.get(to);
-      if (!target) continue;
+      // A singular resource is one object, not records to point at.
+      if (!target || target.config.singular) continue;
       const uuid = target.config.id === 'uuid';
       if (f.type !== (target.config.id === undefined || target.config.id === 'integer' ? 'integer' : 'string')) continue;
       const ids = idSets.get(target.name)!;

@@ -13,8 +13,13 @@ export const IMPORT_MARKER = 'json-server-import';
 /** What the database remembers of a file it imported, to tell whether the file changed since. */
 export interface ImportMarker {
   sha256: string;
+  /** When the database's content was that file's (its import, or its export): what was written later was written through the API. */
   importedAt: string;
   collections: string[];
+  /** Records per collection at that time (absent in markers written before they were counted). */
+  counts?: Record<string, number>;
+  /** What made the database and the file agree: `import` (the default) or `export`. */
+  kind?: 'import' | 'export';
 }
 
 /** How to load a plan. */
@@ -64,7 +69,12 @@ export async function loadImport(store: Store, resources: ResourceDefinition[], 
   await store.sync(resources, { allowDestructive: options.replace });
   await store.importRecords(sets, { replace: options.replace, onProgress: options.onProgress });
   if (options.marker) {
-    const marker: ImportMarker = { sha256: options.marker.sha256, importedAt: new Date().toISOString(), collections: plan.collections.map((c) => c.name) };
+    const marker: ImportMarker = {
+      sha256: options.marker.sha256,
+      importedAt: new Date().toISOString(),
+      collections: plan.collections.map((c) => c.name),
+      counts: Object.fromEntries(plan.collections.map((c) => [c.name, c.rows.length])),
+    };
     await store.putDocument(IMPORT_MARKER, options.marker.file, { ...marker });
   }
 }

@@ -3,15 +3,17 @@ import { readView } from '../../auth/access.js';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { idShape, parseId } from '../../core/ids.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
-import type { ResourceDefinition } from '../../core/resource.js';
+import { SINGULAR_ID, type ResourceDefinition } from '../../core/resource.js';
 import type { ReadableRecords } from '../../store/store.js';
 import { mayReadOwned } from '../../store/write-errors.js';
 
 /**
  * The record id named by `/{collection}/{id}`. An id that cannot exist is a 404 for reads and
- * deletes (nothing is there), and a 400 for PUT, which would create it.
+ * deletes (nothing is there), and a 400 for PUT, which would create it. A singular resource's
+ * path (`/{name}`) names its one record, whose id is fixed, so the record handlers serve it as they are.
  */
 export function recordId(request: FastifyRequest, resource: ResourceDefinition, forCreate = false): RecordId {
+  if (resource.singular) return SINGULAR_ID;
   const text = (request.params as { id: string }).id;
   const id = parseId(resource, text);
   if (id !== undefined) return id;
@@ -21,6 +23,7 @@ export function recordId(request: FastifyRequest, resource: ResourceDefinition, 
 
 /** The 404 for a record that does not exist. */
 export function notFound(resource: ResourceDefinition, id: RecordId | string): NotFoundError {
+  if (resource.singular) return new NotFoundError(`${resource.name} has not been set yet; PUT /${resource.name} sets it`);
   return new NotFoundError(`no ${resource.name} record has id ${id}`);
 }
 

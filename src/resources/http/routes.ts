@@ -8,14 +8,20 @@ import { readRecord } from './read.js';
 import { RECORD_OPERATIONS } from './record-operations.js';
 import type { QueryDialect } from './query-dialect.js';
 import { replaceRecord } from './replace.js';
+import { singularRoutes } from './singular-routes.js';
 
 /**
- * The six rows of each resource: its collection (`/{name}`) and its records (`/{name}/{id}`).
+ * The six rows of each resource: its collection (`/{name}`) and its records (`/{name}/{id}`); a
+ * singular resource has its own four instead (singular-routes.ts), unless json-server's shapes serve it.
  * `dialect` also reads another API's list parameters where they mean exactly Restwell's.
  */
 export function resourceRoutes(resources: Iterable<ResourceDefinition>, dialect?: QueryDialect): Route[] {
   const routes: Route[] = [];
   for (const r of resources) {
+    if (r.singular) {
+      if (r.compat !== 'json-server') routes.push(...singularRoutes(r, dialect));
+      continue;
+    }
     const collection = `/${r.name}`;
     const item = `/${r.name}/:id`;
     const name = r.name.charAt(0).toUpperCase() + r.name.slice(1);

@@ -6,7 +6,7 @@ import { RecordValidator } from '../../core/validate.js';
 import { compileSources } from './sources.js';
 
 const compile = (sources: Record<string, unknown>, origin?: string) => {
-  const config = resolveConfig({ resources: { people: { fields: { name: { type: 'string' } } } }, webhooks: { sources } }, { env: {} }, origin);
+  const config = resolveConfig({ resources: { people: { fields: { name: { type: 'string' } } }, profile: { singular: true, fields: {} } }, webhooks: { sources } }, { env: {} }, origin);
   const list = defineResources(config);
   const validators = new Map(list.map((r) => [r.name, new RecordValidator(r, list, config.server.maxJsonDepth, config.server.recordLimit)]));
   return compileSources(config, new Map(list.map((r) => [r.name, r])), validators);
@@ -31,6 +31,7 @@ test('a source whose verify config its provider cannot use stops start-up, namin
 test('actions must name existing resources and fields', () => {
   assert.deepEqual(problemsOf({ a: { provider: 'generic', verify: 'none', actions: [{ store: 'nope' }] } }), ['webhooks.sources.a.actions.0.store: no resource named "nope"']);
   assert.deepEqual(problemsOf({ a: { provider: 'generic', verify: 'none', actions: [{ store: 'people', map: { age: 'x' } }] } }), ['webhooks.sources.a.actions.0.map.age: people has no field "age"']);
+  assert.deepEqual(problemsOf({ a: { provider: 'generic', verify: 'none', actions: [{ store: 'profile' }] } }), ['webhooks.sources.a.actions.0.store: profile is singular (one object), so it cannot take a record per delivery; store into a collection']);
   assert.deepEqual(problemsOf({ a: { provider: 'twilio', verify: 'none', actions: [{ reply: { lookup: 'people', by: 'nick', template: '{name}' } }] } }), ['webhooks.sources.a.actions.0.reply.by: people has no field "nick"']);
   assert.deepEqual(problemsOf({ a: { provider: 'github', verify: 'none', actions: [{ reply: { lookup: 'people', by: 'name', template: '{name}' } }] } }), ['webhooks.sources.a.actions: reply answers text messages; provider github sends none (use twilio or vonage)']);
 });

@@ -139,6 +139,7 @@ function compileActions(
       const resource = resources.get(action.store);
       if (!resource) return problem(`${at}.store: no resource named "${action.store}"`);
       if (source.store) return problem(`${at}: only one store action per source`);
+      if (resource.singular) return problem(`${at}.store: ${action.store} is singular (one object), so it cannot take a record per delivery; store into a collection`);
       for (const field of Object.keys(action.map ?? {})) {
         if (!resource.fieldsByName.has(field)) problem(`${at}.map.${field}: ${action.store} has no field "${field}"`);
       }
