@@ -80,11 +80,17 @@ async function startRestwell(database: string): Promise<Running> {
   return { origin: serve.url, stop: () => serve.stop() };
 }
 
-const titles = (page: Page) => page.$$eval('#posts > li .title', (els) => els.map((e) => e.textContent));
-
 /** Waits until the list is loaded and shows page `n` with these titles, in this order. */
 async function showsPage(page: Page, n: number, expected: string[]): Promise<void> {
-  const shown = () => page.evaluate(() => `${location.href} page ${document.querySelector('#posts')?.getAttribute('data-page')}: ${document.querySelector('#page-info')?.textContent} ${JSON.stringify([...document.querySelectorAll('#posts > li .title')].map((e) => e.textContent))}; status: ${document.querySelector('#status')?.textContent}`).catch((err: Error) => err.message);
+  // What the page shows instead, for the failure message.
+  const shown = () =>
+    page
+      .evaluate(() => {
+        const text = (selector: string) => document.querySelector(selector)?.textContent;
+        const titles = [...document.querySelectorAll('#posts > li .title')].map((e) => e.textContent);
+        return `page ${document.querySelector('#posts')?.getAttribute('data-page')}: ${text('#page-info')} ${JSON.stringify(titles)}; status: ${text('#status')}`;
+      })
+      .catch((err: Error) => err.message);
   await page.waitForFunction(
     ({ n, expected }) => {
       const list = document.querySelector('#posts');
