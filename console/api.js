@@ -40,7 +40,8 @@ export class ApiError extends Error {
  * `body` is parsed JSON when the answer is JSON, else text.
  */
 export async function api(method, url, { body, headers = {}, type = 'application/json' } = {}) {
-  const h = { accept: 'application/json', ...headers };
+  // HAL first: a resource on the json-server profile answers a HAL client with Restwell's own API.
+  const h = { accept: 'application/hal+json, application/json;q=0.9', ...headers };
   const t = token();
   if (t) h.authorization = `Bearer ${t}`;
   let payload;

@@ -5,7 +5,6 @@ import { problemDoc } from '../http/problem-doc.js';
 import { documented, type Route } from '../http/route.js';
 import { jsonServerRoutes } from '../json-server/http/routes.js';
 import { JSON_SERVER_QUERY } from '../json-server/query/json-server-params.js';
-import { jsonServerSingularRoutes } from '../json-server/singular/json-server-singular-routes.js';
 import { resourceRoutes } from '../resources/http/routes.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
@@ -45,7 +44,6 @@ export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: 
     ...webhookEndpointRoutes(),
     ...resourceRoutes(resources.filter((r) => r.compat !== 'json-server'), JSON_SERVER_QUERY),
     ...jsonServerRoutes(resources),
-    ...jsonServerSingularRoutes(resources),
     // The front-end's files (server.static): a catch-all, so each row above wins over a file of its path.
     ...staticSiteRoutes(config?.server.static),
   ];

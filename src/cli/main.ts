@@ -6,7 +6,7 @@ import { SchemaSyncError, StoreFullError, StoreUnavailableError } from '../store
 import { clientsCommand } from './clients.js';
 import { keysCommand } from './keys.js';
 import { openapi } from './openapi.js';
-import { serve, type ServeOptions } from './serve.js';
+import { serve } from './serve.js';
 import { importCommand } from './import.js';
 import { serveDataFile, type ServeDataFileOptions } from './import-serve.js';
 import { exportCommand } from './export.js';

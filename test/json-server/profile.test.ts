@@ -78,6 +78,7 @@ for (const engine of engines) {
 
     test('filters: repeated values match any, _ne skips records without a value, _gte/_lt, sort both ways', async () => {
       assert.deepEqual((await get('/posts?id=1&id=3&id=99')).json().map((p: { id: number }) => p.id), [1, 3]);
+      assert.deepEqual((await get('/posts?id%5B%5D=1&id%5B%5D=3')).json().map((p: { id: number }) => p.id), [1, 3], "axios's id[]=1&id[]=3");
       assert.deepEqual((await get('/posts?views_gte=20&views_lt=22&_sort=views&_order=desc')).json().map((p: { views: number }) => p.views), [21, 20]);
       assert.deepEqual((await get('/posts?views_gt=21&_sort=-views')).json().map((p: { views: number }) => p.views), [23, 22]);
       await inject('POST', '/users', { name: 'nobody' });
@@ -210,6 +211,20 @@ for (const engine of engines) {
       assert.equal(put.headers.allow, 'GET, HEAD, POST, OPTIONS');
       const options = await inject('OPTIONS', '/posts/1');
       assert.match(options.headers['accept-patch'] as string, /^application\/json, application\/merge-patch\+json/);
+    });
+
+    test("a client that asks for application/hal+json (the console) gets Restwell's HAL API on the same URLs", async () => {
+      const hal = { accept: 'application/hal+json' };
+      const page = (await get('/posts?limit=2&sort=-views', hal)).json();
+      assert.equal(page._embedded.posts.length, 2);
+      assert.ok(page._links.next);
+      const record = await get('/posts/2', hal);
+      assert.equal(record.headers['content-type'], 'application/hal+json; charset=utf-8');
+      assert.equal(record.json()._links.self.href, '/posts/2');
+      const created = await inject('POST', '/posts', { title: 'hal' }, hal);
+      assert.equal(created.json()._links.self.href, `/posts/${created.json().id}`);
+      assert.equal((await inject('DELETE', `/posts/${created.json().id}`, undefined, hal)).statusCode, 204);
+      assert.ok(Array.isArray((await get('/posts?_limit=1')).json()), 'and json-server clients still get theirs');
     });
 
     test("a resource may keep Restwell's HAL API, and access rules still hold", async () => {

@@ -69,15 +69,18 @@ export function recordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref:
   }));
 }
 
-/** A record without links, as json-server-shaped answers carry it (its links are in the `Link` header). */
+/**
+ * A record without links, as json-server-shaped answers carry it (its links are in the `Link`
+ * header); a singular resource's object without its id too.
+ */
 export function plainRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: string } {
   return ctx.components.schema(`plain:${r.name}`, `${pascal(r.name)}Plain`, () => {
-    const { _links, ...properties } = recordProperties(r, ctx);
+    const { _links, id, ...properties } = recordProperties(r, ctx);
     return {
       type: 'object',
-      description: `One ${r.name} record as json-server serves it: no _links (they are in the Link header). Every declared field is present; an unset optional field is null.`,
-      required: ['id', ...r.fields.map((f) => f.name), 'version', 'createdAt', 'updatedAt'],
-      properties,
+      description: `${r.singular ? `The ${r.name} object` : `One ${r.name} record`} as json-server serves it: no _links (they are in the Link header). Every declared field is present; an unset optional field is null.`,
+      required: [...(r.singular ? [] : ['id']), ...r.fields.map((f) => f.name), 'version', 'createdAt', 'updatedAt'],
+      properties: r.singular ? properties : { id, ...properties },
     };
   });
 }

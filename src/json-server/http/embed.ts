@@ -20,19 +20,19 @@ export async function withEmbeds(ctx: HttpContext, request: FastifyRequest, reso
   const nodes = parseExpand(resource, [...new Set(expand.map((e) => e.name))], ctx.resources, request);
   const loaded = await loadExpansions(ctx.store, resource, records, nodes, ctx.config.server.recordLimit, { perValue: LIST_CAP, maxRecords: MAX_EMBEDDED });
   return records.map((record) => {
-    const body = plainRecord(record);
+    const body = plainRecord(resource, record);
     for (const { key, name } of expand) {
       const node = nodes.find((n) => n.name === name)!;
       const found = loaded.get(node);
       if (node.kind === 'forward') {
         const id = record.data[node.field] as RecordId | null;
         const target = id === null || id === undefined ? undefined : found?.get(id)?.[0];
-        if (target) loaded.charge(plainJsonOf(target));
-        body[key] = target ? plainRecord(target) : undefined;
+        if (target) loaded.charge(plainJsonOf(node.target, target));
+        body[key] = target ? plainRecord(node.target, target) : undefined;
       } else {
         const related = (found?.get(record.id) ?? []).slice(0, LIST_CAP);
-        for (const r of related) loaded.charge(plainJsonOf(r));
-        body[key] = related.map(plainRecord);
+        for (const r of related) loaded.charge(plainJsonOf(node.target, r));
+        body[key] = related.map((r) => plainRecord(node.target, r));
       }
     }
     return body;

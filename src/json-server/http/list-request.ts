@@ -42,7 +42,7 @@ const SUFFIXED = /^(.+)_(gte|lte|gt|lt|ne|like)$/;
 export function parseJsonServerList(resource: ResourceDefinition, raw: RawQuery, resources: ReadonlyMap<string, ResourceDefinition>): JsonServerList {
   const filters: Filter[] = [];
   const native: RawQuery = {};
-  for (const [key, value] of Object.entries(raw)) {
+  for (const [key, value] of Object.entries(arrayKeys(raw))) {
     if (value === undefined || IGNORED.has(key) || CONTROLS.has(key)) continue;
     const values = [value].flat();
     const m = SUFFIXED.exec(key);
@@ -68,6 +68,22 @@ export function parseJsonServerList(resource: ResourceDefinition, raw: RawQuery,
   // json-server sorts with lodash, which puts records without a value last ascending and first descending.
   query.nullsLargest = true;
   return { query, paging: pagingOf(raw), expand: parseJsonServerExpand(resource, raw, resources) };
+}
+
+/**
+ * `id[]=1&id[]=2`, as axios and qs write an array (json-server reads it with Express's qs), is
+ * `id=1&id=2`: the values of `name[]` join those of `name`.
+ */
+function arrayKeys(raw: RawQuery): RawQuery {
+  if (!Object.keys(raw).some((k) => k.endsWith('[]'))) return raw;
+  const out: RawQuery = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    const had = out[name];
+    out[name] = had === undefined ? value : [...[had].flat(), ...[value].flat()];
+  }
+  return out;
 }
 
 /** The `_expand`/`_embed` values of a read (`GET /{collection}/{id}`), as parseJsonServerList reads them. */

@@ -69,7 +69,7 @@ async function itemsJson(ctx: HttpContext, request: FastifyRequest, resource: Re
     throw bad(`these ${page.records.length} ${resource.name} records are more than one response carries (64 MiB of JSON); ask for fewer with _page and _limit`);
   }
   if (list.expand.length) return JSON.stringify(await withEmbeds(ctx, request, resource, page.records, list.expand));
-  return `[${page.records.map(plainJsonOf).join(',')}]`;
+  return `[${page.records.map((r) => plainJsonOf(resource, r)).join(',')}]`;
 }
 
 /** json-server's `X-Total-Count`, exposed to scripts of other origins (with `Link` when pages are numbered). */

@@ -3,12 +3,13 @@ import type { Json } from '../../http/openapi/components.js';
 import { header } from '../../http/openapi/headers.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { pascal } from '../../http/openapi/components.js';
-import { idSchema, plainRecordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
+import { idSchema, pageSchema, plainRecordSchema, recordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 import { bodySchema } from '../../core/field-schema.js';
 import { RECORD_OPERATIONS } from '../../resources/http/record-operations.js';
 import { LIST_CAP } from './list-request.js';
 
-type Kind = 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete';
+/** The record operations, and `set`: POST to a singular resource, which sets its object (201). */
+type Kind = 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'set';
 
 const query = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'query', required: false, description, schema });
 const count = { type: 'integer', minimum: 0 };
@@ -35,8 +36,8 @@ function inputSchema(r: ResourceDefinition, ctx: SchemaContext): Json {
   return ctx.components.schema(`json-server-input:${r.name}`, `${pascal(r.name)}JsonServerInput`, () => {
     const base = bodySchema(r, [...ctx.resources.values()]);
     const ignored = { description: 'Set by the server: ignored' };
-    const id = { ...idSchema(r), description: "POST: the new record's id (json-server lets a front-end choose it); PUT: the URL's" };
-    return { ...base, properties: { id, ...(base.properties as Json), version: ignored, createdAt: ignored, updatedAt: ignored } };
+    const id = r.singular ? {} : { id: { ...idSchema(r), description: "POST: the new record's id (json-server lets a front-end choose it); PUT: the URL's" } };
+    return { ...base, properties: { ...id, ...(base.properties as Json), version: ignored, createdAt: ignored, updatedAt: ignored } };
   });
 }
 
@@ -65,6 +66,8 @@ const pagesSchema = (item: Json): Json => ({
 export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: SchemaContext) => OperationDoc {
   return (ctx) => {
     const json = (schema: Json) => ({ 'application/json': { schema } });
+    // A client that asks for application/hal+json gets Restwell's HAL API instead (routes.ts halToo).
+    const withHal = (schema: Json, hal: () => Json) => ({ ...json(schema), 'application/hal+json': { schema: hal() } });
     const plain = () => plainRecordSchema(r, ctx);
     if (kind === 'list') {
       return {
@@ -74,7 +77,7 @@ export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: Sc
           '200': {
             description: `The ${r.name} records`,
             headers: { 'X-Total-Count': { description: 'Every matching record, when the list is cut (_page, _limit, _end)', schema: count }, Link: header(ctx, 'link', false) },
-            content: json({ oneOf: [{ type: 'array', items: plain() }, pagesSchema(plain())] }),
+            content: withHal({ oneOf: [{ type: 'array', items: plain() }, pagesSchema(plain())] }, () => pageSchema(r, ctx)),
           },
         },
         problems: ['invalid-query', 'expand-forbidden', 'unavailable', 'not-found'],
@@ -83,7 +86,8 @@ export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: Sc
     // Every answer with a record carries it bare, and only as JSON (json-server has no other representation).
     // No Vary: the answer is JSON whatever the Accept; an expanded read has no ETag, and Link is Restwell's.
     const headers = () => ({ ETag: header(ctx, 'etag', false), 'Last-Modified': header(ctx, 'last-modified', false), Link: header(ctx, 'link', false) });
-    const hal = RECORD_OPERATIONS[kind]!(r, ctx, { content: () => json(plain()), readParameters: () => READ_PARAMETERS, headers, input: inputSchema });
+    const content = () => (kind === 'set' ? json(plain()) : withHal(plain(), () => recordSchema(r, ctx)));
+    const hal = RECORD_OPERATIONS[kind === 'set' ? 'replace' : kind]!(r, ctx, { content, readParameters: () => READ_PARAMETERS, headers, input: inputSchema });
     switch (kind) {
       case 'create':
         return { ...hal, description: `${hal.description} The body may name the id (409 id-taken when a record has it).`, problems: [...hal.problems, 'id-taken', 'invalid-id'] };
@@ -92,8 +96,12 @@ export function jsonServerOperation(kind: Kind, r: ResourceDefinition): (ctx: Sc
         const description = `${hal.description} Plain application/json is json-server's shallow merge: its top-level members replace the record's.`;
         return { ...hal, description, requestBody: { ...body, content: { 'application/json': body.content['application/merge-patch+json'], ...body.content } } };
       }
+      case 'set': {
+        const { '201': created } = hal.responses as Record<string, Json>;
+        return { ...hal, description: `Sets the ${r.name} object, whole, whether or not it was set, and answers 201 as json-server does.`, responses: { '201': created! }, problemHeaders: { 415: { 'Accept-Post': header(ctx, 'accept-post') } } };
+      }
       case 'delete':
-        return { ...hal, description: `${hal.description} Records referencing it go with it, as in json-server.`, responses: { '200': { description: 'Deleted', content: json({ type: 'object', maxProperties: 0 }) } } };
+        return { ...hal, description: `${hal.description} Records referencing it go with it, as in json-server.`, responses: { '200': { description: 'Deleted', content: json({ type: 'object', maxProperties: 0 }) }, '204': { description: 'Deleted, to a client that asks for application/hal+json' } } };
       default:
         return hal;
     }

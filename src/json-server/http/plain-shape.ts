@@ -9,19 +9,24 @@ import type { RecordShape } from '../../resources/http/record-shape.js';
 /** Members the server sets that a json-server front-end sends back as it read them: dropped from write bodies. */
 const SERVER_SET = ['version', 'createdAt', 'updatedAt'];
 
-/** A record as json-server serves it: its id and fields, plus Restwell's version, createdAt and updatedAt. */
-export function plainRecord(record: StoredRecord): Record<string, unknown> {
-  return toPlain(record);
+/**
+ * A record as json-server serves it: its id and fields, plus Restwell's version, createdAt and
+ * updatedAt; a singular resource's object without the id it is stored under (its clients have none).
+ */
+export function plainRecord(resource: ResourceDefinition, record: StoredRecord): Record<string, unknown> {
+  const plain = toPlain(record);
+  if (resource.singular) delete plain.id;
+  return plain;
 }
 
 /** The JSON of each frozen (cached, shared) record's plain body, built once per version. */
 const plainJson = new WeakMap<StoredRecord, string>();
 
-/** `plainRecord(record)` as JSON; a record the store's cache shares is serialized once. */
-export function plainJsonOf(record: StoredRecord): string {
+/** `plainRecord(resource, record)` as JSON; a record the store's cache shares is serialized once. */
+export function plainJsonOf(resource: ResourceDefinition, record: StoredRecord): string {
   let json = plainJson.get(record);
   if (json === undefined) {
-    json = JSON.stringify(toPlain(record));
+    json = JSON.stringify(plainRecord(resource, record));
     if (Object.isFrozen(record)) plainJson.set(record, json);
   }
   return json;
@@ -58,7 +63,7 @@ export function sendJson(reply: FastifyReply, status: number, json: string, head
  * the records that depend on the deleted one with it.
  */
 export const JSON_SERVER_SHAPE: RecordShape = {
-  body: (_resource, record) => plainRecord(record),
+  body: plainRecord,
   send(_request: FastifyRequest, reply, status, body, headers) {
     // As json-server, for scripts of other origins that read where the record was created.
     if (headers.location) reply.header('access-control-expose-headers', 'Location');

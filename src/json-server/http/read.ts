@@ -25,6 +25,6 @@ export function readJsonServer(ctx: HttpContext, resource: ResourceDefinition) {
     const etag = etagOf(record);
     reply.header('etag', etag).header('last-modified', new Date(record.updatedAt).toUTCString()).header('link', link);
     if (notModified(request, etag)) return sendNotModified(request, reply);
-    return sendJson(reply, 200, plainJsonOf(record));
+    return sendJson(reply, 200, plainJsonOf(resource, record));
   };
 }

@@ -1,4 +1,3 @@
-import type { IdType } from '../../config/types.js';
 import { BadRequestError } from '../../core/errors.js';
 import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js';
 import { parseStrictJson } from '../../core/strict-json.js';
