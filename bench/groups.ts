@@ -16,6 +16,9 @@ export const GROUPS = {
   patch: { id: 'patch', label: 'PATCH /characters/{id} (1k rows, a new number each request)' },
   delete: { id: 'delete', label: 'DELETE /characters/{id} (each request a different seeded record)' },
   cluster: { id: 'cluster', label: 'Cluster soak: 3 nodes on PostgreSQL behind HAProxy, nodes SIGKILLed and restarted' },
+  profilePage: { id: 'jsp-page', label: 'json-server profile: GET /posts?_page=2&_limit=20 (3k posts)' },
+  profileFiltered: { id: 'jsp-filtered', label: 'json-server profile: GET /posts?views_gte=90000&_sort=views&_order=desc&_limit=20 (3k posts)' },
+  profileRead: { id: 'jsp-read', label: 'json-server profile: GET /posts/{id} (3k posts)' },
   retention: { id: 'retention', label: 'Retention: 1M event writes, keeping the newest 100k (database size)' },
 } as const;
 
@@ -23,6 +26,7 @@ export const GROUPS = {
 export const SERVERS = {
   raw: 'node:http (ceiling)',
   jsonServer: 'json-server 0.17.4',
+  restwellJsonServer: 'Restwell, compat: json-server (SQLite)',
   restwell: 'Restwell (SQLite)',
   postgres: 'Restwell (PostgreSQL)',
   pgbench: 'pgbench (PostgreSQL)',

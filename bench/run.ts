@@ -17,6 +17,7 @@ import { apiKeyRows } from './scenarios/api-key.js';
 import { ceilingRows } from './scenarios/ceiling.js';
 import { clusterRows } from './scenarios/cluster.js';
 import { jsonServerRows } from './scenarios/json-server.js';
+import { jsonServerProfileRows } from './scenarios/json-server-profile.js';
 import { jwtRows } from './scenarios/jwt.js';
 import { memoryRows } from './scenarios/memory.js';
 import { outboundRows } from './scenarios/outbound.js';
@@ -48,6 +49,7 @@ const SECTIONS: Section[] = [
   { key: 'ceiling', name: 'raw node:http', optional: false, run: ceilingRows, wrk: true },
   { key: 'json-server', name: 'json-server', optional: false, run: jsonServerRows, wrk: true },
   { key: 'restwell', name: 'Restwell on SQLite', optional: false, run: restwellRows, wrk: true },
+  { key: 'jsonserver-profile', name: 'json-server profile against json-server and the HAL API', optional: true, run: jsonServerProfileRows, wrk: true },
   { key: 'workers', name: 'Restwell --workers 2', optional: true, run: workersRows, wrk: true },
   { key: 'api-key', name: 'Restwell with an API key', optional: true, run: apiKeyRows, wrk: true },
   { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows, wrk: true },

@@ -30,8 +30,8 @@ export async function stopPartner(): Promise<void> {
   await (await started?.catch(() => undefined))?.stop();
 }
 
-/** json-server 0.17.4 on a db.json (it rewrites that whole file after every write). */
-export async function startJsonServer(dbFile: string): Promise<ServerProcess> {
+/** json-server 0.17.4 on a db.json (it rewrites that whole file after every write); ready once `readyPath` answers. */
+export async function startJsonServer(dbFile: string, readyPath = '/characters/1'): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
     name: 'json-server',
@@ -39,7 +39,7 @@ export async function startJsonServer(dbFile: string): Promise<ServerProcess> {
     args: [JSON_SERVER_BIN, '--port', String(port), '--host', '127.0.0.1', '--quiet', dbFile],
     cwd: dirname(dbFile),
     port,
-    readyPath: '/characters/1',
+    readyPath,
   });
 }
 
