@@ -49,7 +49,7 @@ export function sendWithoutRecord(reply: FastifyReply, created: boolean, locatio
 const httpDates = new Map<string, string>();
 
 /** The HTTP-date of an ISO timestamp; a hot record's is formatted once, not on every response. */
-function httpDateOf(iso: string): string {
+export function httpDateOf(iso: string): string {
   let date = httpDates.get(iso);
   if (date === undefined) {
     date = new Date(iso).toUTCString();

@@ -3,7 +3,7 @@ import { decide, rulesFor } from '../../auth/access.js';
 import { toPlain, type StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { halRecord, type Link } from '../../http/hal.js';
-import type { RepresentationHeaders } from '../../http/respond.js';
+import { httpDateOf, type RepresentationHeaders } from '../../http/respond.js';
 import type { RecordShape } from '../../resources/http/record-shape.js';
 
 /** Members the server sets that a json-server front-end sends back as it read them: dropped from write bodies. */
@@ -32,9 +32,17 @@ export function plainJsonOf(resource: ResourceDefinition, record: StoredRecord):
   return json;
 }
 
+/** The `Link` header of each frozen (cached, shared) record, built once per version. */
+const links = new WeakMap<StoredRecord, string>();
+
 /** A record's links (self, collection, each reference) as a `Link` header: the HAL links, moved out of the body. */
 export function recordLinkHeader(resource: ResourceDefinition, record: StoredRecord): string {
-  return linkHeader(halRecord(resource, record)._links as Record<string, Link>);
+  let header = links.get(record);
+  if (header === undefined) {
+    header = linkHeader(halRecord(resource, record)._links as Record<string, Link>);
+    if (Object.isFrozen(record)) links.set(record, header);
+  }
+  return header;
 }
 
 /** `<href>; rel="name"` for each link, comma-separated (RFC 8288). */
@@ -51,7 +59,7 @@ export function linkHeader(links: Record<string, Link>): string {
 export function sendJson(reply: FastifyReply, status: number, json: string, headers: RepresentationHeaders = {}): FastifyReply {
   if (headers.etag) reply.header('etag', headers.etag);
   if (headers.location) reply.header('location', headers.location);
-  if (headers.lastModified) reply.header('last-modified', new Date(headers.lastModified).toUTCString());
+  if (headers.lastModified) reply.header('last-modified', httpDateOf(headers.lastModified));
   if (headers.link) reply.header('link', headers.link);
   return reply.code(status).type('application/json; charset=utf-8').send(json);
 }

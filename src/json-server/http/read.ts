@@ -3,7 +3,7 @@ import { etagOf } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { notModified } from '../../http/conditional.js';
 import type { HttpContext } from '../../http/context.js';
-import { sendNotModified } from '../../http/respond.js';
+import { httpDateOf, sendNotModified } from '../../http/respond.js';
 import type { RawQuery } from '../../resources/http/query-dialect.js';
 import { notFound, recordId, visible } from '../../resources/http/record-request.js';
 import { withEmbeds } from './embed.js';
@@ -23,7 +23,7 @@ export function readJsonServer(ctx: HttpContext, resource: ResourceDefinition) {
     const link = recordLinkHeader(resource, record);
     if (expand.length) return sendJson(reply, 200, JSON.stringify((await withEmbeds(ctx, request, resource, [record], expand))[0]), { link });
     const etag = etagOf(record);
-    reply.header('etag', etag).header('last-modified', new Date(record.updatedAt).toUTCString()).header('link', link);
+    reply.header('etag', etag).header('last-modified', httpDateOf(record.updatedAt)).header('link', link);
     if (notModified(request, etag)) return sendNotModified(request, reply);
     return sendJson(reply, 200, plainJsonOf(resource, record));
   };
