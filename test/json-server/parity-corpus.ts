@@ -349,10 +349,10 @@ export const INTENTIONAL_DIFFERENCES: IntentionalDifference[] = [
   {
     request: 'GET /posts?title_like=(lorem|ipsum)%20sit',
     aspect: 'status',
-    reason: '_like takes literal text with optional ^/$ anchors (what SQL can match exactly); a regular expression with alternation is a 400 whose detail says so',
+    reason: '_like takes literal text, or ^ and literal text (a substring or a prefix, what the database matches exactly); a regular expression with alternation is a 400 whose detail says so',
   },
-  { request: 'GET /comments?name_like=lorem.ipsum', aspect: 'status', reason: '_like: an unescaped "." is regex syntax beyond literal text and anchors (400); lorem\\.ipsum is the literal' },
-  { request: 'GET /comments?email_like=reader1%5Cd@', aspect: 'status', reason: '_like: a character class (\\d) is regex syntax beyond literal text and anchors (400)' },
+  { request: 'GET /comments?name_like=lorem.ipsum', aspect: 'status', reason: '_like: an unescaped "." is regex syntax beyond a substring or a ^prefix (400); lorem\\.ipsum is the literal' },
+  { request: 'GET /comments?email_like=reader1%5Cd@', aspect: 'status', reason: '_like: a character class (\\d) is regex syntax beyond a substring or a ^prefix (400)' },
   {
     request: 'GET /posts?_sort=-views&_limit=5',
     aspect: 'body',
