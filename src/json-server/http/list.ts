@@ -27,28 +27,28 @@ export function listJsonServer(ctx: HttpContext, resource: ResourceDefinition, s
     if (request.visibleOwner !== undefined) query.owner = request.visibleOwner;
     switch (paging.kind) {
       case 'all': {
-        const page = await fetch(ctx, resource, { ...query, limit: LIST_CAP });
+        const page = await fetchPage(ctx, resource, { ...query, limit: LIST_CAP });
         if (page.hasMore) throw bad(`more than ${LIST_CAP} ${resource.name} records match, and a list without _limit sends at most ${LIST_CAP}; page through them with _page=1&_limit=100 (X-Total-Count gives the total, the Link header the next page)`);
         return sendJson(reply, 200, await itemsJson(ctx, request, resource, page, list));
       }
       case 'slice': {
-        const page = await fetch(ctx, resource, { ...query, limit: paging.limit, offset: paging.offset, withTotal: true });
+        const page = await fetchPage(ctx, resource, { ...query, limit: paging.limit, offset: paging.offset, withTotal: true });
         exposeTotal(reply, page, false);
         return sendJson(reply, 200, await itemsJson(ctx, request, resource, page, list));
       }
       case 'page': {
-        const page = await fetch(ctx, resource, { ...query, limit: paging.limit, offset: (paging.page - 1) * paging.limit, withTotal: true });
+        const page = await fetchPage(ctx, resource, { ...query, limit: paging.limit, offset: (paging.page - 1) * paging.limit, withTotal: true });
         exposeTotal(reply, page, true);
         const link = pageLinks(`${baseUrl(request)}${request.url}`, paging.page, paging.limit, page.records.length, page.total!);
         if (link) reply.header('link', link);
         return sendJson(reply, 200, await itemsJson(ctx, request, resource, page, list));
       }
       case 'pages': {
-        let page = await fetch(ctx, resource, { ...query, limit: paging.limit, offset: (paging.page - 1) * paging.limit, withTotal: true });
+        let page = await fetchPage(ctx, resource, { ...query, limit: paging.limit, offset: (paging.page - 1) * paging.limit, withTotal: true });
         const pages = Math.ceil(page.total! / paging.limit);
         // json-server 1 answers a page past the last with the last.
         const current = Math.max(1, Math.min(paging.page, pages));
-        if (current !== paging.page) page = await fetch(ctx, resource, { ...query, limit: paging.limit, offset: (current - 1) * paging.limit, withTotal: true });
+        if (current !== paging.page) page = await fetchPage(ctx, resource, { ...query, limit: paging.limit, offset: (current - 1) * paging.limit, withTotal: true });
         const head = { first: 1, prev: current > 1 ? current - 1 : null, next: current < pages ? current + 1 : null, last: pages, pages, items: page.total };
         const data = await itemsJson(ctx, request, resource, page, list);
         return sendJson(reply, 200, `${JSON.stringify(head).slice(0, -1)},"data":${data}}`);
@@ -58,7 +58,7 @@ export function listJsonServer(ctx: HttpContext, resource: ResourceDefinition, s
 }
 
 /** One page from the store; `limit: 0` (json-server's `_limit=0`) only counts. */
-async function fetch(ctx: HttpContext, resource: ResourceDefinition, query: ListQuery): Promise<Page> {
+async function fetchPage(ctx: HttpContext, resource: ResourceDefinition, query: ListQuery): Promise<Page> {
   if (query.limit > 0) return ctx.store.list(resource, query);
   const counted = await ctx.store.list(resource, { ...query, limit: 1, offset: undefined });
   return { records: [], hasMore: counted.records.length > 0, total: counted.total };
