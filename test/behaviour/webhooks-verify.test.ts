@@ -8,6 +8,7 @@ import Stripe from 'stripe';
 import twilio from 'twilio';
 import type { RestwellServer } from '../../src/app/server.js';
 import { engines, TEST_DEMO_SECRETS } from '../../src/test-support/test-server.js';
+import { waitFor } from '../../src/test-support/wait-for.js';
 import { samplePostmarkEmail, sampleTwilioSms, sampleMailgunEmail } from '../../src/webhooks/inbound/providers/index.js';
 import { signBasicAuth, signMailgun } from '../../src/webhooks/inbound/verifiers/index.js';
 import { eventually, listeningWithAdmin, get, inbox, post, SECRETS } from './webhooks-support.js';
@@ -47,7 +48,11 @@ for (const engine of engines) {
 
       const stored = await inbox(base, 'events', admin);
       assert.deepEqual(stored.map((d) => d.eventId), ['msg_good'], 'only the genuine delivery is in the inbox');
-      const events = (await get(`${base}/events?type=webhook.events.received`, admin)).json()._embedded.events;
+      // The event is appended once the delivery is stored; on PostgreSQL a reader sees it once the log's horizon passes it.
+      const events = await waitFor(async () => {
+        const found = (await get(`${base}/events?type=webhook.events.received`, admin)).json()._embedded.events as unknown[];
+        return found.length > 0 && found;
+      }, 'the genuine delivery\'s event');
       assert.equal(events.length, 1, 'only the genuine delivery became an event');
     });
 
