@@ -10,8 +10,8 @@ import { serve, withDataFileDefaults, type ServeOptions } from './serve.js';
 import { isWorker } from './workers.js';
 
 /** json-server's own port and interface: what a front-end written against it expects. */
-export const JSON_SERVER_PORT = 3000;
-export const JSON_SERVER_HOST = '127.0.0.1';
+const JSON_SERVER_PORT = 3000;
+const JSON_SERVER_HOST = '127.0.0.1';
 
 /** Options of `restwell serve <data-file>`. */
 export interface ServeDataFileOptions extends ServeOptions {

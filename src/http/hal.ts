@@ -53,3 +53,10 @@ export function recordRepresentation(resource: ResourceDefinition, record: Store
   if (Object.isFrozen(record)) built.set(record, rep);
   return rep;
 }
+
+/** Links as a `Link` header (RFC 8288): `<href>; rel="name"`, comma-separated. */
+export function linkHeader(links: Record<string, Link>): string {
+  return Object.entries(links)
+    .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)
+    .join(', ');
+}

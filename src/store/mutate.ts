@@ -74,7 +74,7 @@ function* deleteRow(tx: WriteTransaction, resource: ResourceDefinition, record: 
 }
 
 /** The most records one cascading delete removes besides its own: past it, the delete is refused whole. */
-export const MAX_CASCADE = 10_000;
+const MAX_CASCADE = 10_000;
 
 /**
  * Deletes, depth first, the records that reference `record` through the `cascade` fields, each with

@@ -96,7 +96,7 @@ function sparseRecordSchema(r: ResourceDefinition, ctx: SchemaContext): { $ref: 
 }
 
 /** The members of a record's representation, each with its schema (recordSchema's properties). */
-export function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
+function recordProperties(r: ResourceDefinition, ctx: SchemaContext): Json {
   const refs = r.fields.filter((f) => f.type === 'reference').map((f) => f.name);
   return {
     id: { ...idSchema(r), readOnly: true },

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decide, rulesFor } from '../../auth/access.js';
 import { toPlain, type StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import { halRecord, type Link } from '../../http/hal.js';
+import { halRecord, linkHeader, type Link } from '../../http/hal.js';
 import { httpDateOf, type RepresentationHeaders } from '../../http/respond.js';
 import type { RecordShape } from '../../resources/http/record-shape.js';
 
@@ -45,12 +45,6 @@ export function recordLinkHeader(resource: ResourceDefinition, record: StoredRec
   return header;
 }
 
-/** `<href>; rel="name"` for each link, comma-separated (RFC 8288). */
-export function linkHeader(links: Record<string, Link>): string {
-  return Object.entries(links)
-    .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)
-    .join(', ');
-}
 
 /**
  * Sends a JSON body as json-server does: `application/json` whatever the Accept header, with the

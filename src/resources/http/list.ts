@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
-import type { Link } from '../../http/hal.js';
+import { linkHeader, type Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { fitListPage, pageBody } from './list-body.js';
 import { parseExpand, varyForExpand } from './expand.js';
@@ -29,10 +29,8 @@ export function listRecords(ctx: HttpContext, resource: ResourceDefinition, dial
       varyForExpand(reply, nodes);
     }
     const { body, json } = pageBody(resource, page, links, params.fields, items);
-    const link = Object.entries(links)
-      .filter(([rel]) => rel !== 'self')
-      .map(([rel, l]) => `<${l.href}>; rel="${rel}"`)
-      .join(', ');
+    const { self: _self, ...navigation } = links;
+    const link = linkHeader(navigation);
     return sendRepresentation(request, reply, 200, body, { link: link || undefined }, json);
   };
 }
