@@ -8,6 +8,9 @@ import { inboxView, sourceView, deliveryView, endpointsView, endpointView, endpo
 import { eventsView } from './views/events.js';
 import { credentialsView } from './views/credentials.js';
 import { signInView } from './views/signin.js';
+import { applyTheme, themeToggle } from './theme.js';
+
+applyTheme();
 
 route('/', homeView);
 route('/signin', signInView);
@@ -43,13 +46,13 @@ function header() {
   );
   const session = document.getElementById('session');
   if (token()) {
-    fill(session, h('span', { class: 'who' }, `Signed in (${tokenKind() ?? 'token'})`), ' ', h('button', { type: 'button', id: 'sign-out', onclick: () => {
+    fill(session, themeToggle(), h('span', { class: 'who' }, `Signed in (${tokenKind() ?? 'token'})`), ' ', h('button', { type: 'button', id: 'sign-out', onclick: () => {
       signOut();
       location.hash = '#/signin';
       show();
     } }, 'Sign out'));
   } else {
-    fill(session, h('span', { class: 'who' }, 'Anonymous'), ' ', h('a', { href: '#/signin', class: 'button', id: 'sign-in-link' }, 'Sign in'));
+    fill(session, themeToggle(), h('span', { class: 'who' }, 'Anonymous'), ' ', h('a', { href: '#/signin', class: 'button', id: 'sign-in-link' }, 'Sign in'));
   }
 }
 

@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -81,4 +83,45 @@ export async function screenshot(page: Page, name: string, t?: DiagnosticContext
   await page.screenshot({ path, fullPage: true });
   if (t) t.diagnostic(`screenshot: ${path}`);
   return path;
+}
+
+/** One axe-core finding of impact serious or critical, short enough to read in a failed assertion. */
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core (WCAG 2.x A/AA rules) on the page as it is now and returns its serious and critical
+ * findings. The script is evaluated through the DevTools protocol, so the console's CSP (no inline
+ * script) does not have to be loosened for the check.
+ */
+export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+  if (!axeSource) {
+    axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  }
+  // Strings, not functions: this file is compiled without the DOM's types.
+  if (!(await page.evaluate('typeof axe === "object"'))) await page.evaluate(axeSource);
+  const violations: AxeFinding[] = await page.evaluate(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+    .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact || '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * The check every console screen gets: axe-core finds nothing serious or critical in the light and
+ * in the dark scheme, and each scheme is saved as test-output/screenshots/<name>-light|dark.png.
+ * Leaves the page in the light scheme.
+ */
+export async function checkScreen(page: Page, name: string, t?: DiagnosticContext): Promise<void> {
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const findings = await axeFindings(page);
+    assert.deepEqual(findings, [], `${name} (${colorScheme}): axe-core found serious or critical violations`);
+    await screenshot(page, `${name}-${colorScheme}`, t);
+  }
 }
