@@ -63,7 +63,7 @@ export async function signInWithKey(page: Page, base: string, key: string): Prom
   await page.goto(`${base}/_/#/signin`);
   await page.getByLabel('API key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in with the key' }).click();
-  await page.getByRole('heading', { name: 'Collections' }).waitFor();
+  await page.locator('#session .who', { hasText: 'Signed in' }).waitFor();
 }
 
 /** The page does not scroll sideways (tables scroll inside their own box). */
