@@ -59,6 +59,8 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
   const { app } = server;
   if (!isWorker()) {
     for (const line of server.sync.applied) app.log.info(`schema: ${line}`);
+    // Data a destructive migration deleted: a warning, whatever LOG_LEVEL hides of the routine steps.
+    for (const line of server.sync.destructive) app.log.warn(`schema: ${line}`);
     for (const line of server.sync.notes) app.log.warn(`schema: ${line}`);
   }
   try {
@@ -121,6 +123,7 @@ async function supervise(config: RestwellConfig, workers: number, dbWait?: numbe
   const server = await startServer(config, dbWait);
   const resources = [...server.app.restwell.resources.values()];
   for (const line of server.sync.applied) process.stderr.write(`restwell: schema: ${line}\n`);
+  for (const line of server.sync.destructive) process.stderr.write(`restwell: warning: schema: ${line}\n`);
   for (const line of server.sync.notes) process.stderr.write(`restwell: schema: ${line}\n`);
   await server.close();
   const log = { info: (l: string) => process.stderr.write(`restwell: ${l}\n`), warn: (l: string) => process.stderr.write(`restwell: ${l}\n`) };

@@ -5,6 +5,7 @@ import { configAjv } from './ajv.js';
 import { DEFAULTS, DEMO_CONFIG, MAX_RECORD_LIMIT, defaultRecordLimit } from './defaults.js';
 import { substituteEnv } from './env.js';
 import { checkFields } from './check-fields.js';
+import { checkRenames } from './check-renames.js';
 import { configSchema } from './schema.js';
 import { searchProblems } from './search-problems.js';
 import { parseBytes, parseDuration, parseDurationMs, parseRetention } from './sizes.js';
@@ -46,7 +47,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
   if (!validateSchema(substituted)) {
     throw new ConfigError(describeErrors(validateSchema.errors ?? []), source);
   }
-  const problems = [...checkReferences(substituted), ...checkFields(substituted.resources ?? {})];
+  const problems = [...checkReferences(substituted), ...checkFields(substituted.resources ?? {}), ...checkRenames(substituted.resources ?? {})];
   if (problems.length) throw new ConfigError(problems, source);
 
   const server = { ...DEFAULTS.server, ...substituted.server };

@@ -120,6 +120,14 @@ export const configSchema = {
                 values: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true },
                 to: { type: 'string', pattern: name },
                 description: { type: 'string' },
+                renamedFrom: {
+                  description:
+                    'The name this field had before (a list: every earlier name). At start-up a stored field of that name is renamed to this one, keeping its values and indexes; once renamed this does nothing, so it may stay. Old events keep the old name',
+                  oneOf: [
+                    { type: 'string', pattern: fieldName },
+                    { type: 'array', items: { type: 'string', pattern: fieldName }, minItems: 1, uniqueItems: true },
+                  ],
+                },
               },
               allOf: [
                 { if: { properties: { type: { const: 'enum' } } }, then: { required: ['values'] } },

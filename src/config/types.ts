@@ -17,6 +17,12 @@ export interface FieldConfig {
   values?: string[];
   to?: string;
   description?: string;
+  /**
+   * The name (or names, for a field renamed more than once) this field had before. At start-up a
+   * stored column under that name is renamed to this field's name, keeping its values; once done it
+   * is a no-op, so it may stay in the config.
+   */
+  renamedFrom?: string | string[];
 }
 
 /** Who may perform an operation: everyone, holders of every listed scope, or the record's owner. */

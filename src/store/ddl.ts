@@ -55,6 +55,9 @@ export function ddlFor(step: SchemaStep, db: Kysely<any>, types: ColumnTypes, id
     }
     case 'drop-column':
       return [s.alterTable(step.resource).dropColumn(step.field).compile().sql];
+    case 'rename-column':
+      // Both engines carry the column's values, constraints and index definitions over to the new name.
+      return [s.alterTable(step.resource).renameColumn(step.from, step.to).compile().sql];
     case 'create-index': {
       const idx = s.createIndex(indexName(step.resource, step.field, step.unique)).on(step.resource).column(step.field);
       return [(step.unique ? idx.unique() : idx).compile().sql];

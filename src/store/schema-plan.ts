@@ -14,16 +14,24 @@ export type SchemaStep =
   | { kind: 'drop-table'; resource: string }
   | { kind: 'add-column'; resource: string; field: ResourceDefinition['fields'][number] }
   | { kind: 'drop-column'; resource: string; field: string }
+  /** A field's `renamedFrom`: the column keeps its values (see planRenames). */
+  | { kind: 'rename-column'; resource: string; from: string; to: string }
   | { kind: 'create-index'; resource: string; field: string; unique: boolean }
   | { kind: 'drop-index'; resource: string; field: string; unique: boolean }
   /** The index `q=` and the case-insensitive operators use, where the engine has one (see ColumnTypes.searchIndex). */
   | { kind: 'create-search-index'; resource: string; field: string }
   | { kind: 'drop-search-index'; resource: string; field: string };
 
-/** The steps to apply, the destructive changes refused, and what is merely noted. */
+/** Data a destructive change allowed by `allowDestructiveMigrations` deletes: a field's values, or a whole table's records. */
+export type SchemaLoss =
+  | { kind: 'field'; resource: string; field: string; why: string }
+  | { kind: 'table'; resource: string; why: string };
+
+/** The steps to apply, the destructive changes refused (or, when allowed, the data they delete), and what is merely noted. */
 export interface SchemaPlan {
   steps: SchemaStep[];
   refused: string[];
+  losses: SchemaLoss[];
   notes: string[];
 }
 
@@ -53,10 +61,14 @@ export function indexName(resource: string, field: string, unique: boolean): str
  * `allowDestructive` is set. A resource missing from the config keeps its table and data.
  */
 export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDefinition[], allowDestructive: boolean): SchemaPlan {
-  const plan: SchemaPlan = { steps: [], refused: [], notes: [] };
-  const destructive = (what: string, steps: SchemaStep[]) => {
-    if (allowDestructive) plan.steps.push(...steps);
-    else plan.refused.push(what);
+  const plan: SchemaPlan = { steps: [], refused: [], losses: [], notes: [] };
+  const destructive = (what: string, loss: SchemaLoss, steps: SchemaStep[]) => {
+    if (allowDestructive) {
+      plan.steps.push(...steps);
+      plan.losses.push(loss);
+    } else {
+      plan.refused.push(what);
+    }
   };
   for (const resource of wanted) {
     const before = stored.get(resource.name);
@@ -65,7 +77,7 @@ export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDef
       continue;
     }
     if (before.idType !== resource.idType) {
-      destructive(`resources.${resource.name}.id: changing the id type from ${before.idType} to ${resource.idType} recreates the table and deletes its records`, [
+      destructive(`resources.${resource.name}.id: changing the id type from ${before.idType} to ${resource.idType} recreates the table and deletes its records`, { kind: 'table', resource: resource.name, why: `id type changed from ${before.idType} to ${resource.idType}` }, [
         { kind: 'drop-table', resource: resource.name },
         { kind: 'create-table', resource },
       ]);
@@ -75,12 +87,12 @@ export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDef
     for (const [name, old] of Object.entries(before.fields)) {
       const now = after[name];
       if (!now) {
-        destructive(`resources.${resource.name}.fields.${name}: removing the field deletes its stored values`, [
+        destructive(`resources.${resource.name}.fields.${name}: removing the field deletes its stored values`, { kind: 'field', resource: resource.name, field: name, why: 'field removed from the config' }, [
           ...indexDrops(resource.name, name, old),
           { kind: 'drop-column', resource: resource.name, field: name },
         ]);
       } else if (now.type !== old.type || now.to !== old.to) {
-        destructive(`resources.${resource.name}.fields.${name}.type: changing ${old.type} to ${now.type} deletes its stored values`, [
+        destructive(`resources.${resource.name}.fields.${name}.type: changing ${old.type} to ${now.type} deletes its stored values`, { kind: 'field', resource: resource.name, field: name, why: `type changed from ${describeType(old)} to ${describeType(now)}` }, [
           ...indexDrops(resource.name, name, old),
           { kind: 'drop-column', resource: resource.name, field: name },
           ...columnAdds(resource, name),
@@ -102,6 +114,10 @@ export function planSchema(stored: Map<string, StoredShape>, wanted: ResourceDef
     if (!wanted.some((r) => r.name === name)) plan.notes.push(`resource ${name} is no longer configured; its table and records are kept`);
   }
   return plan;
+}
+
+function describeType(shape: StoredShape['fields'][string]): string {
+  return shape.to ? `${shape.type} to ${shape.to}` : shape.type;
 }
 
 function indexDrops(resource: string, field: string, old: StoredShape['fields'][string]): SchemaStep[] {
@@ -129,6 +145,8 @@ export function describeStep(step: SchemaStep): string {
       return `added field ${step.resource}.${step.field.name}`;
     case 'drop-table':
       return `dropped table ${step.resource}`;
+    case 'rename-column':
+      return `renamed field ${step.resource}.${step.from} to ${step.to} (values kept)`;
     default:
       return `${step.kind.replace('-', ' ')} ${step.resource}.${step.field}${'unique' in step && step.unique ? ' (unique)' : ''}`;
   }

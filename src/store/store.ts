@@ -71,6 +71,8 @@ export type Dependents = (resource: ResourceDefinition) => ReadonlyArray<{ resou
 /** The result of bringing the database schema in line with the config. */
 export interface SyncReport {
   applied: string[];
+  /** What destructive changes (allowed by `allowDestructiveMigrations`) deleted, in words: logged as warnings. */
+  destructive: string[];
   /** Things present in the database that the config no longer declares, left untouched. */
   notes: string[];
 }
