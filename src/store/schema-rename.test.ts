@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FieldConfig } from '../config/types.js';
-import { ConflictError } from '../core/errors.js';
+import { ConflictError, DomainError } from '../core/errors.js';
 import { defineResources } from '../core/resource.js';
 import { engines, type TestEngine } from '../test-support/engines.js';
 import { rawSql } from '../test-support/raw-sql.js';
@@ -117,6 +117,29 @@ for (const engine of engines) {
         const report = await store.sync([retyped], { allowDestructive: true });
         assert.deepEqual(report.destructive, ['dropped people.number (type changed from string to integer; allowDestructiveMigrations is set): 2 records lose their values']);
         assert.deepEqual((await store.get(retyped, ann.id))?.data, { name: 'Ann', number: null });
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('a renamed reference keeps its values and still refers to its target', async () => {
+      const store = await openStore(engine.freshUrl());
+      try {
+        const withRef = (field: string, renamedFrom?: string) =>
+          defineResources({ resources: { teams: { fields: { label: { type: 'string' } }, search: false }, people: { fields: { [field]: { type: 'reference', to: 'teams', index: true, ...(renamedFrom ? { renamedFrom } : {}) } }, search: false } } });
+        const [teams, v1People] = withRef('team');
+        await store.sync([teams, v1People], { allowDestructive: false });
+        const red = await store.insert(teams, { label: 'red' });
+        const ann = await store.insert(v1People, { team: red.id });
+        const [, renamedPeople] = withRef('squad', 'team');
+        assert.deepEqual((await store.sync([teams, renamedPeople], { allowDestructive: false })).applied, [
+          'drop index people.team',
+          'renamed field people.team to squad (values kept)',
+          'create index people.squad',
+        ]);
+        assert.equal((await store.get(renamedPeople, ann.id))?.data.squad, red.id);
+        // The foreign key came along: a reference to no team is refused as the API refuses it (422), not by a raw error.
+        await assert.rejects(store.insert(renamedPeople, { squad: 999 }), DomainError);
       } finally {
         await store.close();
       }
