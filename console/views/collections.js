@@ -55,7 +55,7 @@ export async function homeView(main) {
     h('h1', {}, 'Collections'),
     h('ul', { class: 'coll-cards' }, list.map(({ name, title }, i) => h('li', { class: 'card' },
       h('h2', {}, h('a', { href: href(`/c/${name}`) }, name)),
-      h('p', { class: 'coll-count' }, countBadge(name)),
+      rights[i].read ? h('p', { class: 'coll-count' }, countBadge(name)) : h('p', { class: 'hint' }, 'Not readable with this token: ', h('a', { href: '#/signin' }, 'sign in'), ' with one that may.'),
       title ? h('p', { class: 'hint' }, title) : null,
       rights[i].create ? h('a', { class: 'button small', href: href(`/c/${name}/new`) }, `New ${singular(name)}`) : null))),
     h('p', { class: 'hint' }, 'Also: ', h('a', { href: '/docs' }, 'API documentation'), ' · ', h('a', { href: '/openapi.json' }, 'OpenAPI document')));
