@@ -123,7 +123,11 @@ function showFailure(err, form, errBox) {
 export async function editView(main, { collection, id }) {
   const heading = h('h1', {}, `Edit ${singular(collection)} #${id}`);
   fill(main, heading, h('p', {}, 'Loading…'));
-  const schemas = await collectionSchemas(collection).catch(() => ({}));
+  const [schemas, rights] = await Promise.all([collectionSchemas(collection).catch(() => ({})), rightsOf(collection)]);
+  if (!rights.update) {
+    fill(main, heading, h('div', { class: 'problem', role: 'alert' }, h('strong', {}, `This token may not change ${collection}`), h('p', {}, 'Sign in with a token that has the scope it needs: ', h('a', { href: '#/signin' }, 'sign in'))));
+    return;
+  }
   let res;
   try {
     res = await api('GET', itemUrl(collection, id));
@@ -138,7 +142,11 @@ export async function editView(main, { collection, id }) {
   const save = async () => {
     fill(errBox);
     const r = form.read();
-    if (r.invalid) return fill(errBox, problemBox({ problem: { title: 'Some fields need fixing', detail: 'See the messages at the fields.' } }));
+    // A patch leaves out what it does not set: a required field left empty must be refused here,
+    // as a PUT would be, not keep its old value.
+    const missing = (schemas.input?.required ?? []).filter((name) => !(name in (r.body ?? {})));
+    if (missing.length) form.showErrors(missing.map((name) => ({ pointer: `/${name}`, detail: 'is required' })));
+    if (r.invalid || missing.length) return fill(errBox, problemBox({ problem: { title: 'Some fields need fixing', detail: 'See the messages at the fields.' } }));
     try {
       // A JSON Patch setting every writable field: what PUT would do, under the update rule alone
       // (a PUT may also create, so it needs the create rule too). Not a merge patch: that would

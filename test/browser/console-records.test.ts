@@ -290,10 +290,18 @@ describe('web console: collections and records', { skip }, () => {
   it('edits a JSON field by replacing it, not merging into the old value', async () => {
     await page.goto(`${env.base}/_/#/c/quests/1/edit`);
     await page.getByLabel('details').waitFor();
+    // A required field left empty is refused at the field (a patch would otherwise keep the old value).
+    await page.getByLabel('title (required)').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-field=title] .field-error', { hasText: 'is required' }).waitFor();
+    await page.getByLabel('title (required)').fill('Find the donut');
     await page.getByLabel('details').fill('{"steps": [3]}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Quest #1', exact: true }).waitFor();
-    assert.deepEqual((await env.api('GET', '/quests/1')).json.details, { steps: [3] });
+    const quest = (await env.api('GET', '/quests/1')).json;
+    assert.deepEqual(quest.details, { steps: [3] });
+    assert.equal(quest.title, 'Find the donut');
+    assert.equal(quest.hero, 7, 'the fields left alone keep their values');
   });
 
   it('deletes only after a confirmation; Escape cancels; the count follows', async (t) => {
@@ -337,6 +345,8 @@ describe('web console: collections and records', { skip }, () => {
     assert.equal(await limited.getByRole('button', { name: 'Delete' }).count(), 1);
     await limited.goto(`${env.base}/_/#/c/quests/new`);
     await limited.getByText('This token may not create quests').waitFor();
+    await limited.goto(`${env.base}/_/#/c/quests/1/edit`);
+    await limited.getByText('This token may not change quests').waitFor();
     assert.deepEqual(limitedErrors, []);
     await limited.context().close();
   });
