@@ -171,6 +171,23 @@ describe('web console: collections and records', { skip }, () => {
     await page.getByRole('group', { name: 'Show columns' }).getByRole('checkbox', { name: 'createdAt' }).uncheck();
   });
 
+  it('works by keyboard: the column picker opens with Enter and toggles with Space; a chip is removed with Enter', async () => {
+    await page.goto(`${env.base}/_/#/c/characters?number=555-0104`);
+    await page.getByRole('cell', { name: 'Hero 04' }).waitFor();
+    await page.locator('.columns-picker summary').focus();
+    await page.keyboard.press('Enter');
+    const box = page.getByRole('group', { name: 'Show columns' }).getByRole('checkbox', { name: 'number' });
+    await box.waitFor();
+    await box.focus();
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => [...document.querySelectorAll('table thead th')].map((th) => th.textContent).join() === 'id,name');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => [...document.querySelectorAll('table thead th')].map((th) => th.textContent).join() === 'id,name,number');
+    await page.getByRole('button', { name: 'Remove filter number = 555-0104' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length > 1);
+  });
+
   it('creates a record with widgets from the schema, under singular labels; the list shows it compactly', async (t) => {
     await page.goto(`${env.base}/_/#/c/quests`);
     await page.getByRole('link', { name: 'New quest', exact: true }).click();
