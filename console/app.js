@@ -13,6 +13,7 @@ import { applyTheme, themeToggle } from './theme.js';
 applyTheme();
 
 route('/', homeView);
+route('/c', homeView);
 route('/signin', signInView);
 route('/c/:collection', listView);
 route('/c/:collection/new', newView);

@@ -1,6 +1,7 @@
 // A record's form, built from its OpenAPI schemas: one widget per writable field, chosen by type
 // (datetime, enum, reference, JSON, number, boolean, text), and the 422 `errors[]` shown at each field.
 import { api, ApiError, collectionSchemas } from './api.js';
+import { article, singular } from './labels.js';
 import { baseType, cellText, dialog, field, fieldError, fill, h, isoToLocal, localToIso, problemBox, uid } from './widgets.js';
 
 /** What kind of widget a property gets. */
@@ -136,7 +137,7 @@ function widget(name, schema, recordSchema, required) {
       const target = recordSchema['x-restwell-reference'];
       const integer = baseType(schema) === 'integer';
       control = h('input', { ...attrs, type: 'text', inputmode: integer ? 'numeric' : undefined, autocomplete: 'off' });
-      hintParts.push(`The id of a ${target} record`);
+      hintParts.push(`The id of ${article(singular(target))} ${singular(target)}`);
       get = () => {
         const t = control.value.trim();
         if (t === '') return { value: nullable ? null : undefined };
@@ -151,7 +152,7 @@ function widget(name, schema, recordSchema, required) {
         const id = await pickRecord(target);
         if (id !== null && id !== undefined) control.value = String(id);
         control.focus();
-      } }, `Find ${target}…`);
+      } }, `Find ${article(singular(target))} ${singular(target)}…`);
       const wrapper = field(label, control, { hint: hintParts.join('. '), name });
       control.after(pick);
       return { wrapper, get, set };
@@ -193,7 +194,7 @@ async function pickRecord(target) {
   const form = h('form', { onsubmit: (e) => { e.preventDefault(); search(); } },
     h('label', { for: q.id }, textField ? `Search ${target} by ${textField}` : `Search ${target}`), h('div', { class: 'row' }, q, h('button', { type: 'submit' }, 'Search')), results);
   search();
-  const closed = dialog(`Choose a ${target} record`, form, [{ label: 'Cancel', value: null }]);
+  const closed = dialog(`Choose ${article(singular(target))} ${singular(target)}`, form, [{ label: 'Cancel', value: null }]);
   const id = await Promise.race([chosen, closed]);
   document.querySelector('dialog.dialog[open]')?.querySelector('.buttons button')?.click();
   return id;

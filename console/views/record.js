@@ -3,35 +3,64 @@
 import { api, ApiError, collectionSchemas } from '../api.js';
 import { go, href } from '../router.js';
 import { recordForm } from '../record-form.js';
+import { nameField, timeCell } from '../cells.js';
+import { noteCount } from '../counts.js';
+import { capital, singular } from '../labels.js';
+import { rightsOf } from '../rights.js';
 import { cellText, confirmDialog, fill, h, members, problemBox, say } from '../widgets.js';
+
+/** "Character #3": a record's title. */
+const titleOf = (collection, id) => `${capital(singular(collection))} #${id}`;
+
+/** The referenced record's name (one read), or null when it cannot be read. */
+async function referencedName(path) {
+  const target = path.split('/')[1];
+  try {
+    const [res, schemas] = await Promise.all([api('GET', path), collectionSchemas(target)]);
+    const f = nameField(schemas.input);
+    return f && res.body[f] !== null && res.body[f] !== undefined ? String(res.body[f]) : null;
+  } catch {
+    return null;
+  }
+}
 
 const itemUrl = (collection, id) => `/${collection}/${encodeURIComponent(id)}`;
 
 export async function recordView(main, { collection, id }) {
-  const heading = h('h1', {}, `${collection} #${id}`);
+  const heading = h('h1', {}, titleOf(collection, id));
   fill(main, heading, h('p', {}, 'Loading…'));
   let res;
+  let rights;
+  let schemas;
   try {
-    res = await api('GET', itemUrl(collection, id));
+    [res, rights, schemas] = await Promise.all([api('GET', itemUrl(collection, id)), rightsOf(collection), collectionSchemas(collection).catch(() => ({}))]);
   } catch (err) {
     fill(main, heading, problemBox(err), h('p', {}, h('a', { href: href(`/c/${collection}`) }, `Back to ${collection}`)));
     return;
   }
   const record = res.body;
   const links = record._links ?? {};
+  const props = schemas.record?.properties ?? {};
   const render = (k, v) => {
     const l = links[k];
-    // A reference field links to the record it points at, inside the console.
-    if (l && v !== null && /^\/[^/]+\/[^/]+$/.test(l.href)) return h('a', { href: `#/c${l.href}` }, cellText(v));
-    if (v && typeof v === 'object') return h('pre', { class: 'json' }, JSON.stringify(v, null, 2));
+    // A reference field links to the record it points at, inside the console, by its name once known.
+    if (l && v !== null && /^\/[^/]+\/[^/]+$/.test(l.href)) {
+      const a = h('a', { href: `#/c${l.href}` }, cellText(v));
+      referencedName(l.href).then((name) => name && fill(a, `${name} (#${v})`));
+      return a;
+    }
+    if (v === null || v === undefined) return h('span', { class: 'empty' }, '—');
+    if (typeof v === 'string' && (props[k]?.format === 'date-time' || k === 'createdAt' || k === 'updatedAt')) return h('span', {}, cellText(v), ' · ', timeCell(v));
+    if (typeof v === 'object') return h('pre', { class: 'json', tabindex: '0', 'aria-label': k }, JSON.stringify(v, null, 2));
     return cellText(v);
   };
   const errBox = h('div');
   const del = h('button', { type: 'button', class: 'danger', onclick: async () => {
-    if (!(await confirmDialog(`Delete ${collection} #${id}?`, `This deletes the record for good. Its deletion is recorded in the event log.`))) return;
+    if (!(await confirmDialog(`Delete ${singular(collection)} #${id}?`, `This deletes the record for good. Its deletion is recorded in the event log.`))) return;
     try {
       await api('DELETE', itemUrl(collection, id), { headers: res.etag ? { 'if-match': res.etag } : {} });
-      say(`Deleted ${collection} #${id}.`);
+      noteCount(collection);
+      say(`Deleted ${singular(collection)} #${id}.`);
       go(`/c/${collection}`);
     } catch (err) {
       fill(errBox, problemBox(err, err.status === 412 ? h('p', {}, h('a', { href: href(`/c/${collection}/${id}`), onclick: () => location.reload() }, 'Reload it')) : null));
@@ -40,16 +69,21 @@ export async function recordView(main, { collection, id }) {
   fill(main,
     heading,
     h('p', { class: 'crumbs' }, h('a', { href: href(`/c/${collection}`) }, `← ${collection}`)),
-    h('div', { class: 'toolbar' }, h('a', { class: 'button primary', href: href(`/c/${collection}/${encodeURIComponent(id)}/edit`) }, 'Edit'), del),
+    rights.update || rights.delete ? h('div', { class: 'toolbar' }, rights.update ? h('a', { class: 'button primary', href: href(`/c/${collection}/${encodeURIComponent(id)}/edit`) }, 'Edit') : null, rights.delete ? del : null) : null,
     errBox,
     members(record, render),
     res.etag ? h('p', { class: 'hint' }, 'ETag: ', h('code', {}, res.etag)) : null);
 }
 
 export async function newView(main, { collection }) {
-  const heading = h('h1', {}, `New ${collection} record`);
+  const heading = h('h1', {}, `New ${singular(collection)}`);
   fill(main, heading, h('p', {}, 'Loading…'));
-  const schemas = await collectionSchemas(collection).catch(() => ({}));
+  const [schemas, rights] = await Promise.all([collectionSchemas(collection).catch(() => ({})), rightsOf(collection)]);
+  const crumbs = h('p', { class: 'crumbs' }, h('a', { href: href(`/c/${collection}`) }, `← ${collection}`));
+  if (!rights.create) {
+    fill(main, heading, crumbs, h('div', { class: 'problem', role: 'alert' }, h('strong', {}, `This token may not create ${collection}`), h('p', {}, 'Sign in with a token that has the scope it needs: ', h('a', { href: '#/signin' }, 'sign in'))));
+    return;
+  }
   const form = recordForm(collection, schemas, {});
   const errBox = h('div');
   const el = h('form', { class: 'card', novalidate: true }, form.el, errBox, h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, 'Create'), h('a', { class: 'button', href: href(`/c/${collection}`) }, 'Cancel')));
@@ -62,19 +96,23 @@ export async function newView(main, { collection }) {
       const res = await api('POST', `/${collection}`, { body: r.body });
       // A token that may create but not read gets no record back, only its Location.
       const id = res.body?.id ?? decodeURIComponent(String(res.headers.get('location')).split('/').pop());
-      say(`Created ${collection} #${id}.`);
+      noteCount(collection);
+      say(`Created ${singular(collection)} #${id}.`);
       go(`/c/${collection}/${encodeURIComponent(id)}`);
     } catch (err) {
       showFailure(err, form, errBox);
     }
   });
-  fill(main, heading, h('p', { class: 'crumbs' }, h('a', { href: href(`/c/${collection}`) }, `← ${collection}`)), el);
+  fill(main, heading, crumbs, el);
   el.querySelector('input, select, textarea')?.focus();
 }
 
-/** A 422 goes to the fields (what no field shows is listed); anything else is one readable message. */
+/**
+ * A 422, or a 409 for a unique value already used, goes to the fields (what no field shows is
+ * listed), as the browsable HTML page does; anything else is one readable message.
+ */
 function showFailure(err, form, errBox) {
-  if (err instanceof ApiError && err.status === 422 && Array.isArray(err.problem.errors)) {
+  if (err instanceof ApiError && (err.status === 422 || err.status === 409) && Array.isArray(err.problem.errors)) {
     const rest = form.showErrors(err.problem.errors);
     fill(errBox, problemBox(err, rest.length ? h('ul', {}, rest.map((e) => h('li', {}, `${e.pointer ?? ''} ${e.detail ?? ''}`))) : null));
     return;
@@ -83,9 +121,13 @@ function showFailure(err, form, errBox) {
 }
 
 export async function editView(main, { collection, id }) {
-  const heading = h('h1', {}, `Edit ${collection} #${id}`);
+  const heading = h('h1', {}, `Edit ${singular(collection)} #${id}`);
   fill(main, heading, h('p', {}, 'Loading…'));
-  const schemas = await collectionSchemas(collection).catch(() => ({}));
+  const [schemas, rights] = await Promise.all([collectionSchemas(collection).catch(() => ({})), rightsOf(collection)]);
+  if (!rights.update) {
+    fill(main, heading, h('div', { class: 'problem', role: 'alert' }, h('strong', {}, `This token may not change ${collection}`), h('p', {}, 'Sign in with a token that has the scope it needs: ', h('a', { href: '#/signin' }, 'sign in'))));
+    return;
+  }
   let res;
   try {
     res = await api('GET', itemUrl(collection, id));
@@ -100,10 +142,18 @@ export async function editView(main, { collection, id }) {
   const save = async () => {
     fill(errBox);
     const r = form.read();
-    if (r.invalid) return fill(errBox, problemBox({ problem: { title: 'Some fields need fixing', detail: 'See the messages at the fields.' } }));
+    // A patch leaves out what it does not set: a required field left empty must be refused here,
+    // as a PUT would be, not keep its old value.
+    const missing = (schemas.input?.required ?? []).filter((name) => !(name in (r.body ?? {})));
+    if (missing.length) form.showErrors(missing.map((name) => ({ pointer: `/${name}`, detail: 'is required' })));
+    if (r.invalid || missing.length) return fill(errBox, problemBox({ problem: { title: 'Some fields need fixing', detail: 'See the messages at the fields.' } }));
     try {
-      await api('PUT', itemUrl(collection, id), { body: r.body, headers: etag ? { 'if-match': etag } : {} });
-      say(`Saved ${collection} #${id}.`);
+      // A JSON Patch setting every writable field: what PUT would do, under the update rule alone
+      // (a PUT may also create, so it needs the create rule too). Not a merge patch: that would
+      // merge a JSON field's object into the old one instead of replacing it.
+      const ops = Object.entries(r.body).map(([name, value]) => ({ op: 'add', path: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, value }));
+      await api('PATCH', itemUrl(collection, id), { body: ops, type: 'application/json-patch+json', headers: etag ? { 'if-match': etag } : {} });
+      say(`Saved ${singular(collection)} #${id}.`);
       go(`/c/${collection}/${encodeURIComponent(id)}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 412) return conflict(err);
@@ -146,6 +196,6 @@ export async function editView(main, { collection, id }) {
     e.preventDefault();
     save();
   });
-  fill(main, heading, h('p', { class: 'crumbs' }, h('a', { href: href(`/c/${collection}/${encodeURIComponent(id)}`) }, `← ${collection} #${id}`)), el);
+  fill(main, heading, h('p', { class: 'crumbs' }, h('a', { href: href(`/c/${collection}/${encodeURIComponent(id)}`) }, `← ${titleOf(collection, id)}`)), el);
   el.querySelector('input, select, textarea')?.focus();
 }

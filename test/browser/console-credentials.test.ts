@@ -147,9 +147,9 @@ describe('web console: credentials, OAuth sign-in and keyboard use', { skip }, (
     await assertFocusVisible(page);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'characters', exact: true }).waitFor();
-    await tabTo(page, /^New characters record$/);
+    await tabTo(page, /^New character$/);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'New characters record' }).waitFor();
+    await page.getByRole('heading', { name: 'New character' }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'name');
     await page.keyboard.type('Keyboard Kid');
     await page.keyboard.press('Tab');
@@ -157,7 +157,7 @@ describe('web console: credentials, OAuth sign-in and keyboard use', { skip }, (
     await assertFocusVisible(page);
     await screenshot(page, 'console-keyboard-create', t);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: /^characters #\d+$/ }).waitFor();
+    await page.getByRole('heading', { name: /^Character #\d+$/ }).waitFor();
     const list = (await env.api('GET', '/characters?name=Keyboard%20Kid')).json._embedded.characters;
     assert.equal(list.length, 1);
     assert.equal(list[0].number, '555-0000');

@@ -5,6 +5,7 @@ import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import { ADMIN_SCOPE } from '../scopes.js';
 import { apiKeyHandlers as keys } from './api-keys-resource.js';
 import { clientHandlers as clients } from './clients-resource.js';
+import { meHandler, meOperation } from './me.js';
 import { introspectionEndpoint } from './introspection-endpoint.js';
 import { revocationEndpoint } from './revocation-endpoint.js';
 import { tokenEndpoint } from './token-endpoint.js';
@@ -23,6 +24,7 @@ export function authRoutes(): Route<AuthContext>[] {
     { method: 'POST', path: '/oauth/token', operationId: 'requestToken', summary: 'Get an access token: client credentials grant (RFC 6749 §4.4)', handler: tokenEndpoint, kind: 'meta', access: 'client', form: true },
     { method: 'POST', path: '/oauth/introspect', operationId: 'introspectToken', summary: 'Token introspection (RFC 7662)', handler: introspectionEndpoint, kind: 'meta', access: 'client', form: true },
     { method: 'POST', path: '/oauth/revoke', operationId: 'revokeToken', summary: 'Token revocation (RFC 7009)', handler: revocationEndpoint, kind: 'meta', access: 'client', form: true },
+    { method: 'GET', path: '/me', operationId: 'getMe', summary: 'What the caller\'s token is and may do', handler: meHandler, kind: 'meta', access: [] },
     { method: 'GET', path: '/oauth/clients', operationId: 'listOAuthClients', summary: 'List OAuth clients', handler: clients.list, kind: 'list', access: admin },
     { method: 'POST', path: '/oauth/clients', operationId: 'createOAuthClient', summary: 'Register an OAuth client (its secret is in the response, once)', handler: clients.create, kind: 'create', access: admin, secretResponse: true },
     { method: 'GET', path: '/oauth/clients/:id', operationId: 'getOAuthClient', summary: 'Read an OAuth client', handler: clients.read, kind: 'read', access: admin },
@@ -31,5 +33,5 @@ export function authRoutes(): Route<AuthContext>[] {
     { method: 'POST', path: '/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is in the response, once)', handler: keys.create, kind: 'create', access: admin, secretResponse: true },
     { method: 'GET', path: '/api-keys/:id', operationId: 'getApiKey', summary: 'Read an API key', handler: keys.read, kind: 'read', access: admin },
     { method: 'DELETE', path: '/api-keys/:id', operationId: 'revokeApiKey', summary: 'Revoke an API key', handler: keys.remove, kind: 'delete', access: admin },
-  ], { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS });
+  ], { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS, getMe: meOperation });
 }
