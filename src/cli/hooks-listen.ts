@@ -132,8 +132,8 @@ export async function startHooksListener(options: HooksListenOptions, out: Write
 
 /**
  * Where the Restwell server listens, for the printed `curl` and `--register`: `--url`; else the
- * config's `server.port`/`host` (with `--config` or RESTWELL_CONFIG) or the `PORT` variable, as
- * `serve` reads them; else the default, `http://localhost:8080`.
+ * `PORT` variable and the config's `server.port`/`host` (with `--config` or RESTWELL_CONFIG), as
+ * `serve` reads them (PORT first); else the default, `http://localhost:8080`.
  */
 export function serverUrl(options: Pick<HooksListenOptions, 'url' | 'config'>, env: NodeJS.ProcessEnv = process.env): string {
   if (options.url) return options.url.replace(/\/+$/, '');
@@ -174,8 +174,10 @@ export function listenBanner(listener: HooksListener, server = `http://localhost
 async function problemText(res: Response): Promise<string> {
   const text = await res.text();
   try {
-    const problem = JSON.parse(text) as { detail?: string; title?: string };
-    return `${res.status} ${problem.detail ?? problem.title ?? text}`;
+    const problem = JSON.parse(text) as { detail?: string; title?: string; errors?: { detail?: string }[] };
+    // A 422 says what is wrong with each field in errors[]: the endpoint's url is the one that matters here.
+    const fields = (problem.errors ?? []).map((e) => e.detail).filter(Boolean);
+    return `${res.status} ${problem.detail ?? problem.title ?? text}${fields.length ? `: ${fields.join('; ')}` : ''}`;
   } catch {
     return `${res.status} ${text.slice(0, 200)}`;
   }
