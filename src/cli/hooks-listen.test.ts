@@ -116,7 +116,9 @@ describe('restwell hooks listen', () => {
   for (const engine of engines) {
     it(`--register: a server that keeps loopback out refuses, naming --allow-local-webhooks; with it, the endpoint delivers here (${engine.name})`, async () => {
       const resolved = resolveConfig(PUBLIC_DEMO, { env: TEST_DEMO_SECRETS, overrides: { database: engine.freshUrl() } });
-      const fast = { ...resolved, webhooks: { ...resolved.webhooks, outbound: { ...resolved.webhooks.outbound, pollIntervalMs: 50 } } };
+      // Quick retries: on a loaded machine a first attempt may fail, and the default second wait is minutes.
+      const outbound = { ...resolved.webhooks.outbound, pollIntervalMs: 50, retryScheduleMs: Array(20).fill(100) };
+      const fast = { ...resolved, webhooks: { ...resolved.webhooks, outbound } };
       const lines: string[] = [];
       let heard = () => {};
       const listener = await startHooksListener({ port: 0 }, (t) => (lines.push(t), heard()), () => undefined);
