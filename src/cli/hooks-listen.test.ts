@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { WebhookSender } from '../webhooks/outbound/sender.js';
 import { generateEndpointSecret } from '../webhooks/outbound/secrets.js';
-import { listenBanner, startHooksListener } from './hooks-listen.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '../app/server.js';
+import { resolveConfig } from '../config/load.js';
+import { engines } from '../test-support/engines.js';
+import { bearer, PUBLIC_DEMO, TEST_DEMO_SECRETS } from '../test-support/test-server.js';
+import { allowLocalWebhooks } from './hooks-local-delivery.js';
+import { listenBanner, registerEndpoint, serverUrl, startHooksListener } from './hooks-listen.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const settings = { connectTimeoutMs: 2000, timeoutMs: 5000, allowNetworks: ['127.0.0.1'], dnsServers: [] };
@@ -53,6 +61,11 @@ describe('restwell hooks listen', () => {
       const banner = listenBanner(listener);
       assert.ok(banner.includes(listener.secret));
       assert.ok(banner.includes(`curl -X POST http://localhost:8080/webhook-endpoints`));
+      assert.ok(banner.includes('-H "Authorization: Bearer $TOKEN"'), 'the curl runs as printed after the README tour exports TOKEN');
+      assert.match(banner, /--allow-local-webhooks/);
+      const elsewhere = listenBanner(listener, 'http://127.0.0.1:9100');
+      assert.ok(elsewhere.includes('curl -X POST http://127.0.0.1:9100/webhook-endpoints'), 'the curl names the server it was pointed at');
+      assert.ok(!elsewhere.includes('8080'));
       assert.ok(banner.includes(`-d '${JSON.stringify({ url: listener.url, secret: listener.secret })}'`));
       assert.match(banner, /Authorization: Bearer/);
     } finally {
@@ -86,4 +99,58 @@ describe('restwell hooks listen', () => {
     assert.equal(code, 0);
     assert.match(stdout, /Stopped\.\n$/);
   });
+
+  it('names the server it is pointed at: --url, else PORT and the config\'s port and host (as serve reads them), else localhost:8080', () => {
+    assert.equal(serverUrl({ url: 'http://api.test:9000/' }, {}), 'http://api.test:9000');
+    assert.equal(serverUrl({}, {}), 'http://localhost:8080');
+    assert.equal(serverUrl({}, { PORT: '9100' }), 'http://localhost:9100');
+    const dir = mkdtempSync(join(tmpdir(), 'restwell-listen-'));
+    const config = join(dir, 'restwell.json');
+    writeFileSync(config, JSON.stringify({ server: { port: 7000, host: '127.0.0.2' }, resources: { notes: { fields: { text: { type: 'string' } } } } }));
+    assert.equal(serverUrl({ config }, {}), 'http://127.0.0.2:7000');
+    assert.equal(serverUrl({ config }, { PORT: '9100' }), 'http://127.0.0.2:9100', 'PORT overrides the config, as it does for serve');
+    assert.equal(serverUrl({}, { RESTWELL_CONFIG: config }), 'http://127.0.0.2:7000');
+    assert.equal(serverUrl({ url: 'http://localhost:1234', config }, {}), 'http://localhost:1234');
+  });
+
+  for (const engine of engines) {
+    it(`--register: a server that keeps loopback out refuses, naming --allow-local-webhooks; with it, the endpoint delivers here (${engine.name})`, async () => {
+      const resolved = resolveConfig(PUBLIC_DEMO, { env: TEST_DEMO_SECRETS, overrides: { database: engine.freshUrl() } });
+      // Quick retries: on a loaded machine a first attempt may fail, and the default second wait is minutes.
+      const outbound = { ...resolved.webhooks.outbound, pollIntervalMs: 50, retryScheduleMs: Array(20).fill(100) };
+      const fast = { ...resolved, webhooks: { ...resolved.webhooks, outbound } };
+      const lines: string[] = [];
+      let heard = () => {};
+      const listener = await startHooksListener({ port: 0 }, (t) => (lines.push(t), heard()), () => undefined);
+      const strict = await createServer(fast);
+      const local = allowLocalWebhooks(fast);
+      const open = await createServer(local.config);
+      try {
+        assert.deepEqual(local.config.webhooks.outbound.allowNetworks, ['127.0.0.1', '::1']);
+        assert.deepEqual(fast.webhooks.outbound.allowNetworks, [], 'the config it was given is left as it was');
+        assert.match(local.warning, /^WARNING: --allow-local-webhooks/);
+        await strict.app.listen({ port: 0, host: '127.0.0.1' });
+        const strictUrl = `http://127.0.0.1:${(strict.app.server.address() as { port: number }).port}`;
+        const strictToken = (await bearer(strict, ['webhooks:write'])).authorization.slice('Bearer '.length);
+        await assert.rejects(registerEndpoint(strictUrl, strictToken, listener), /refused the endpoint: 422 .*loopback.*start the server with --allow-local-webhooks/);
+        await assert.rejects(registerEndpoint(strictUrl, 'not-a-key', listener), /refused the endpoint: 401 .*webhooks:write/);
+
+        await open.app.listen({ port: 0, host: '127.0.0.1' });
+        const openUrl = `http://127.0.0.1:${(open.app.server.address() as { port: number }).port}`;
+        const token = (await bearer(open, ['webhooks:write'])).authorization.slice('Bearer '.length);
+        const id = await registerEndpoint(openUrl, token, listener);
+        assert.match(id, /^ep_/);
+        const delivered = new Promise<void>((resolve) => (heard = () => lines.some((l) => l.includes('"name":"Ned"')) && resolve()));
+        const created = await request(`${openUrl}/characters`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Ned"}' });
+        assert.equal(created.statusCode, 201);
+        await created.body.dump();
+        await delivered;
+        assert.match(lines.find((l) => l.includes('Ned'))!, /characters\.created {2}\{/);
+      } finally {
+        await listener.close();
+        await strict.close();
+        await open.close();
+      }
+    });
+  }
 });

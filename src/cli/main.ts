@@ -46,6 +46,7 @@ program
   .option('--db-wait <seconds>', 'keep retrying an unreachable database at start this long; default 30', seconds)
   .option('-f, --force', 'with a data file: import it again even if that replaces records written through the API since its last import')
   .option('--static <dir>', 'serve the files of this folder beside the API (a front-end); config server.static; with a data file, default ./public when it exists')
+  .option('--allow-local-webhooks', 'let outbound webhooks reach this machine (127.0.0.1, ::1) for a local receiver such as `restwell hooks listen`; development only, never the default')
   .action((file: string | undefined, options: ServeDataFileOptions) => (file ? serveDataFile(file, options) : serve(options)));
 
 program
@@ -92,6 +93,10 @@ hooks
   .option('-p, --port <port>', 'port to listen on', port, 9000)
   .option('-H, --host <host>', 'interface to listen on', '127.0.0.1')
   .option('-s, --secret <secret>', 'the endpoint\'s whsec_ signing secret (a new one is made and printed when omitted)')
+  .option('-u, --url <url>', 'the Restwell server (for the printed curl and --register); default from --config or PORT, else http://localhost:8080')
+  .option('-c, --config <file>', 'the server\'s config file (its server.port and host); env RESTWELL_CONFIG')
+  .option('-r, --register', 'create the endpoint on the server (deleted again on Ctrl-C); the server must allow local webhooks')
+  .option('--token <token>', 'for --register: a token with webhooks:write; env RESTWELL_TOKEN')
   .action(hooksListen);
 
 program

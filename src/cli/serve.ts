@@ -14,6 +14,7 @@ import { exposureWarning } from '../auth/exposure.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import { openLocalWrites } from './open-local-writes.js';
 import { LOOPBACK_ORIGINS } from '../http/cors.js';
+import { allowLocalWebhooks } from './hooks-local-delivery.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -27,6 +28,8 @@ export interface ServeOptions {
   dbWait?: number;
   /** A folder of files served beside the API (`--static`; overrides `server.static`). */
   static?: string;
+  /** `--allow-local-webhooks`: let outbound deliveries reach this machine's loopback (see allowLocalWebhooks). */
+  allowLocalWebhooks?: boolean;
   /** Settings used where the config file says nothing (see withDataFileDefaults). */
   fallbacks?: { static?: string; corsOrigins?: string[] };
 }
@@ -52,7 +55,12 @@ export interface ServeProfile {
 export async function serve(options: ServeOptions, profile: ServeProfile = {}): Promise<void> {
   const env = cliConfigEnv({ file: options.config, database: options.db });
   const loaded = loadConfig({ file: options.config, env, overrides: { port: options.port, host: options.host, database: options.db, static: options.static }, fallbacks: options.fallbacks });
-  const { config, notice } = profile.openLocalWrites ? openLocalWrites(loaded) : { config: loaded, notice: undefined };
+  const opened = profile.openLocalWrites ? openLocalWrites(loaded) : { config: loaded, notice: undefined };
+  const local = options.allowLocalWebhooks ? allowLocalWebhooks(opened.config) : undefined;
+  const config = local?.config ?? opened.config;
+  const { notice } = opened;
+  // Said before anything else, in every process mode and whatever the log level: the guard is open.
+  if (local && !isWorker()) process.stderr.write(`restwell: ${local.warning}\n`);
   const workers = options.workers ?? 1;
   if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
   const server = await startServer(config, options.dbWait);
