@@ -6,12 +6,23 @@ import { go } from '../router.js';
 import { cellText, field, fill, h, problemBox, table } from '../widgets.js';
 import { logPager } from './log-pager.js';
 
+/**
+ * The record an event is about, linked to its console page: a collection's record, or the stored
+ * delivery of a webhook event (`/webhooks/mail/events/ID` is the inbox's `#/inbox/mail/ID`). A deleted record has no page.
+ */
+function recordCell(e) {
+  const to = e._links?.record?.href;
+  if (!to || e.type?.endsWith('.deleted')) return cellText(e.recordId);
+  const inbox = /^\/webhooks\/([^/]+)\/events\/(.+)$/.exec(to);
+  return h('a', { href: inbox ? `#/inbox/${inbox[1]}/${inbox[2]}` : `#/c${to}` }, to);
+}
+
 const COLUMNS = [
-  { label: 'event', key: 'id' },
   { label: 'type', key: 'type' },
-  { label: 'record', cell: (e) => (e._links?.record && e.type && !e.type.endsWith('.deleted') ? h('a', { href: `#${e._links.record.href.startsWith('/webhooks/') ? '/inbox' + e._links.record.href.slice('/webhooks'.length).replace('/events/', '/') : `/c${e._links.record.href}`}` }, e._links.record.href) : cellText(e.recordId)) },
+  { label: 'record', cell: recordCell },
   { label: 'at', key: 'createdAt' },
   { label: 'data', cell: (e) => h('code', { class: 'clip' }, JSON.stringify(e.data)) },
+  { label: 'event', key: 'id' },
 ];
 
 let resourcesOnce;
@@ -124,6 +135,7 @@ export async function eventsView(main, _params, query) {
     // Live events go on top of the newest page; an older page would show them above older ones.
     onFirstPage ? [h('div', { class: 'toolbar' }, toggle), state] : h('p', { class: 'hint' }, 'Go back to the first page to follow events live.'),
     logTable,
-    logPager('/events', page, query));
+    // On the first page, "Check for newer" would lead to this very page: going live is how to see them.
+    logPager('/events', onFirstPage ? { _links: { ...page._links, poll: undefined } } : page, query));
   return stop;
 }

@@ -25,6 +25,13 @@ async function eventTypes() {
   }
 }
 
+/** A signing secret shown once: the server keeps it sealed (it must sign with it), so not "only a hash". */
+function secretOnce(label, value) {
+  const box = secretBox(label, value);
+  fill(box.querySelector('.hint'), 'Shown once: copy it now; the API never shows it again (it keeps it encrypted, to sign with).');
+  return box;
+}
+
 const enabledBadge = (ep) => h('span', { class: `badge ${ep.enabled ? 'delivered' : 'failed'}` }, ep.enabled ? 'enabled' : 'disabled');
 
 export async function endpointsView(main) {
@@ -145,7 +152,7 @@ async function newEndpointView(main) {
     const created = (await api('POST', '/webhook-endpoints', { body })).body;
     say(`Created endpoint ${created.id}.`);
     fill(main, h('h1', {}, `Endpoint ${created.id} created`), crumbs,
-      secretBox('Its signing secret', created.secret),
+      secretOnce('Its signing secret', created.secret),
       h('p', {}, 'Give the secret to the receiver: it verifies the webhook-signature header of every delivery with it.'),
       h('p', {}, h('a', { class: 'button primary', href: href(`/outbound/${enc(created.id)}`) }, 'Open the endpoint')));
     main.querySelector('.secret-box button')?.focus();
@@ -211,7 +218,7 @@ function endpointActions(main, ep, etag, out) {
     const r = (await api('POST', `${path}/secrets`, { body: {} })).body;
     await reload();
     const box = main.querySelector('.endpoint-out');
-    fill(box, secretBox('The new signing secret', r.secret));
+    fill(box, secretOnce('The new signing secret', r.secret));
     box.querySelector('button')?.focus();
     say('Secret rotated.');
   }));

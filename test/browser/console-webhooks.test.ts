@@ -294,7 +294,7 @@ describe('web console: webhook inbox, outbound endpoints managed, and the live e
     await filters.getByRole('button', { name: 'Filter' }).click();
     const filtered = page.getByRole('table', { name: 'The log, newest first (filtered)' });
     await filtered.waitFor();
-    for (const text of await filtered.locator('tbody tr td:nth-child(2)').allInnerTexts()) assert.match(text, /^characters\./);
+    for (const text of await filtered.locator('tbody tr td:nth-child(1)').allInnerTexts()) assert.match(text, /^characters\./);
     await filters.getByLabel('Type').selectOption('characters.created');
     await filters.getByLabel('Resource').selectOption('');
     await filters.getByRole('button', { name: 'Filter' }).click();
