@@ -1,6 +1,5 @@
-// The webhook inbox (deliveries received per configured source: status, headers as stored, with
-// credentials masked by the server, payload, attempts, reprocess) and the outbound side (endpoints,
-// their deliveries and attempts, redeliver).
+// The webhook inbox: deliveries received per configured source (status, headers as stored, with
+// credentials masked by the server, payload, attempts, reprocess). The outbound side is outbound.js.
 import { api, webhookSources } from '../api.js';
 import { href } from '../router.js';
 import { cellText, fill, h, members, pre, problemBox, say, table } from '../widgets.js';
@@ -59,7 +58,8 @@ function payload(d) {
   }
 }
 
-function attemptsTable(attempts, caption) {
+/** The attempts at an inbound or outbound delivery (outbound.js shows its own with it). */
+export function attemptsTable(attempts, caption) {
   return table(
     [
       { label: '#', key: 'number' },
@@ -117,83 +117,4 @@ export async function deliveryView(main, { source, id }) {
     pre(response ?? null, 'Response sent'),
     h('h2', {}, 'Attempts'),
     attemptsTable(attemptLog ?? [], 'Attempts at running its actions'));
-}
-
-export async function endpointsView(main) {
-  const heading = h('h1', {}, 'Outbound webhooks');
-  fill(main, heading, h('p', {}, 'Loading…'));
-  try {
-    const page = (await api('GET', '/webhook-endpoints?limit=50')).body;
-    const rows = page._embedded?.['webhook-endpoints'] ?? [];
-    fill(main, heading,
-      h('p', {}, 'Subscribers that receive every matching event as a signed POST. Create them with POST /webhook-endpoints.'),
-      table([
-        { label: 'endpoint', cell: (e) => h('a', { href: href(`/outbound/${enc(e.id)}`) }, e.id) },
-        { label: 'url', key: 'url' },
-        { label: 'events', cell: (e) => cellText(e.eventTypes ?? 'all') },
-        { label: 'enabled', cell: (e) => (e.enabled ? 'yes' : `no${e.disabledReason ? ` (${e.disabledReason})` : ''}`) },
-        { label: 'failing since', key: 'failingSince' },
-      ], rows, { caption: 'Webhook endpoints' }));
-  } catch (err) {
-    fill(main, heading, problemBox(err));
-  }
-}
-
-export async function endpointView(main, { id }, query) {
-  const heading = h('h1', {}, `Endpoint ${id}`);
-  fill(main, heading, h('p', {}, 'Loading…'));
-  try {
-    const ep = (await api('GET', `/webhook-endpoints/${enc(id)}`)).body;
-    const q = new URLSearchParams(query);
-    if (!q.has('limit')) q.set('limit', '20');
-    const page = (await api('GET', `/webhook-endpoints/${enc(id)}/deliveries?${q}`)).body;
-    const rows = page._embedded?.deliveries ?? [];
-    fill(main, heading,
-      h('p', { class: 'crumbs' }, h('a', { href: '#/outbound' }, '← endpoints')),
-      members(ep, (k, v) => (v && typeof v === 'object' ? pre(v) : cellText(v))),
-      h('h2', {}, 'Deliveries'),
-      table([
-        { label: 'delivery', cell: (d) => h('a', { href: href(`/outbound/${enc(id)}/${enc(d.id)}`) }, d.id) },
-        { label: 'event', key: 'eventType' },
-        { label: 'status', cell: (d) => h('span', { class: `badge ${d.status}` }, d.status) },
-        { label: 'attempts', key: 'attempts' },
-        { label: 'last status', key: 'lastStatusCode' },
-        { label: 'last error', key: 'lastError' },
-        { label: 'next attempt', key: 'nextAttemptAt' },
-      ], rows, { caption: `Deliveries to ${ep.url}` }),
-      logPager(`/outbound/${enc(id)}`, page, query));
-  } catch (err) {
-    fill(main, heading, problemBox(err));
-  }
-}
-
-export async function endpointDeliveryView(main, { id, delivery }) {
-  const heading = h('h1', {}, `Delivery ${delivery}`);
-  fill(main, heading, h('p', {}, 'Loading…'));
-  const url = `/webhook-endpoints/${enc(id)}/deliveries/${enc(delivery)}`;
-  try {
-    const d = (await api('GET', url)).body;
-    const attempts = (await api('GET', `${url}/attempts`)).body;
-    const out = h('div', { 'aria-live': 'polite' });
-    const redeliver = h('button', { type: 'button', class: 'primary', onclick: async () => {
-      redeliver.disabled = true;
-      try {
-        await api('POST', `${url}/attempts`);
-        say('Redelivered: one attempt made now.');
-        await endpointDeliveryView(main, { id, delivery });
-      } catch (err) {
-        redeliver.disabled = false;
-        fill(out, problemBox(err));
-      }
-    } }, 'Redeliver now');
-    fill(main, heading,
-      h('p', { class: 'crumbs' }, h('a', { href: href(`/outbound/${enc(id)}`) }, `← endpoint ${id}`)),
-      h('div', { class: 'toolbar' }, h('span', { class: `badge ${d.status}` }, d.status), redeliver),
-      out,
-      members(d, (k, v) => (v && typeof v === 'object' ? pre(v) : cellText(v))),
-      h('h2', {}, 'Attempts'),
-      attemptsTable(attempts._embedded?.attempts ?? [], 'Attempts at this delivery'));
-  } catch (err) {
-    fill(main, heading, problemBox(err));
-  }
 }

@@ -68,8 +68,11 @@ export interface KeysetPage<T> {
   rows: T[];
   position: (row: T) => string;
   embed: (row: T) => Record<string, unknown>;
-  /** A log that readers tail: the page also carries the {@link POLL_REL} link. */
-  tail?: boolean;
+  /**
+   * A log that readers tail: the page also carries the {@link POLL_REL} link. `newest-first`: a log
+   * read backwards, whose newer entries appear on its first page, so that is where `poll` leads.
+   */
+  tail?: boolean | 'newest-first';
 }
 
 /**
@@ -91,7 +94,8 @@ export function sendKeysetPage<T>(request: FastifyRequest, reply: FastifyReply, 
   const links: Record<string, Link> = { self: { href: href(from) }, first: { href: href() } };
   // More exist when the store gave a row past `limit`, or when the byte bound cut the page short.
   if (last !== undefined && page.rows.length > rows.length) links.next = { href: href(page.position(last)) };
-  if (page.tail) links[POLL_REL] = { href: href(last === undefined ? from : page.position(last)) };
+  if (page.tail === 'newest-first') links[POLL_REL] = { href: href() };
+  else if (page.tail) links[POLL_REL] = { href: href(last === undefined ? from : page.position(last)) };
   reply.header('link', Object.entries(links).filter(([rel]) => rel !== 'self').map(([rel, l]) => `<${l.href}>; rel="${rel}"`).join(', '));
   const head = JSON.stringify({ _links: links, count: rows.length });
   const body = { _links: links, count: rows.length, _embedded: { [page.rel]: items } };

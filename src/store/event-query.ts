@@ -15,8 +15,14 @@ export interface EventVisibility {
 /** A page of the event log: after a position, optionally of some types, only what a reader may see (absent: all). */
 export interface EventQuery {
   after?: number;
+  /** Newest first: positions before this one (absent: from the newest). */
+  before?: number;
+  /** Read the log backwards, newest first, from `before` (`after` is ignored). */
+  newestFirst?: boolean;
   limit: number;
   types?: string[];
+  /** Only events of these collections. */
+  resources?: string[];
   visible?: EventVisibility;
 }
 
@@ -26,11 +32,14 @@ export interface EventQuery {
  * `upTo` caps the positions read (the engine's event horizon).
  */
 export function buildEventQuery(db: Kysely<any>, query: EventQuery, upTo?: number) {
-  let q = db.selectFrom('_rw_events').selectAll().where('seq', '>', query.after ?? 0);
+  let q = db.selectFrom('_rw_events').selectAll();
+  if (!query.newestFirst) q = q.where('seq', '>', query.after ?? 0);
+  else if (query.before !== undefined) q = q.where('seq', '<', query.before);
   if (upTo !== undefined) q = q.where('seq', '<=', upTo);
   if (query.types?.length) q = q.where('type', 'in', query.types);
+  if (query.resources?.length) q = q.where('resource', 'in', query.resources);
   if (query.visible) q = q.where((eb) => visibleTo(eb, query.visible!));
-  return q.orderBy('seq').limit(query.limit);
+  return q.orderBy('seq', query.newestFirst ? 'desc' : 'asc').limit(query.limit);
 }
 
 /** The SELECT for one event by its public id, when the reader may see it. */
@@ -46,7 +55,7 @@ function visibleTo(eb: ExpressionBuilder<any, any>, v: EventVisibility) {
   return eb.or(parts);
 }
 
-/** A page of the event log, oldest first, up to `upTo` (see Engine.eventHorizon). */
+/** A page of the event log, oldest first (or newest first), up to `upTo` (see Engine.eventHorizon). */
 export function* listEvents(s: Statements, query: EventQuery, upTo: number | undefined): Flow<EventRecord[]> {
   return (yield* step(s.rows(buildEventQuery(s.sql, query, upTo).compile()))).map(toEvent);
 }

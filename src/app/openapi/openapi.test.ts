@@ -218,8 +218,8 @@ describe('OpenAPI document: what every operation shares', () => {
     assert.deepEqual(Object.keys(doc.paths['/.well-known/jwks.json'].get.responses['200'].content), ['application/jwk-set+json']);
     assert.deepEqual(Object.keys(doc.paths['/webhooks/{source}'].post.responses['200'].content), ['application/json', 'text/xml']);
     assert.deepEqual(doc.paths['/webhooks/{source}'].parameters[0].schema.enum, ['mail', 'sms']);
-    // A redelivery (inbound or outbound) takes no body: POSTing to the attempts is the whole request.
-    const bodiless = ['createWebhookAttempt', 'createWebhookEndpointAttempt'];
+    // A redelivery (inbound or outbound) and a test message take no body: the POST is the whole request.
+    const bodiless = ['createWebhookAttempt', 'createWebhookEndpointAttempt', 'sendWebhookEndpointTest'];
     const writes = operations.filter(([m, op]) => ['post', 'put', 'patch'].includes(m) && !bodiless.includes(op.operationId));
     for (const [, op] of writes) assert.ok(op.requestBody?.required, `${op.operationId} documents its body`);
   });

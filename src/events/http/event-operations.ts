@@ -1,3 +1,4 @@
+import type { Json } from '../../http/openapi/components.js';
 import { LOG_PAGING_RULE, logPageParameters, logPageResponse } from '../../http/openapi/log-page-doc.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { representations } from '../../http/openapi/representations.js';
@@ -25,11 +26,19 @@ function eventTypes(ctx: SchemaContext): string {
   return [...ctx.resources.keys()].flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `\`${r}.${a}\``)).join(', ');
 }
 
+/** The `resource` values an event can have: the collections, and each webhook source's inbox. */
+function eventResourceSchema(ctx: SchemaContext): Json {
+  const sources = Object.keys(ctx.config.webhooks?.sources ?? {}).map((s) => `webhooks/${s}/events`);
+  const values = [...ctx.resources.keys(), ...sources];
+  return values.length ? { type: 'string', enum: values } : { type: 'string', minLength: 1 };
+}
+
 /** Documentation of the event log's routes, by operationId: the list (`/events`), the live stream (`/events/stream`) and one event (`/events/{id}`). */
 export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   listEvents: (ctx) => ({
     description:
-      `The event log, oldest first: one event per create, replace, patch and delete. ${LOG_PAGING_RULE} ` +
+      `The event log, oldest first (\`order=newest\`: newest first): one event per create, replace, patch and delete, and one per ` +
+      `webhook received. ${LOG_PAGING_RULE} On a newest-first page \`next\` goes back in time, and \`poll\` is the first page, where newer events appear. ` +
       'To follow events live instead, open `GET /events/stream`.',
     parameters: [
       {
@@ -39,6 +48,20 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
         style: 'form',
         explode: false,
         schema: { type: 'array', items: { type: 'string', minLength: 1 } },
+      },
+      {
+        name: 'resource',
+        in: 'query',
+        description: 'Only events about records of these collections (comma-separated, or repeated); a webhook source\'s events have the resource `webhooks/<source>/events`.',
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', items: eventResourceSchema(ctx) },
+      },
+      {
+        name: 'order',
+        in: 'query',
+        description: '`oldest` (the default) reads the log in the order it was written; `newest` reads it backwards, newest first.',
+        schema: { type: 'string', enum: ['oldest', 'newest'], default: 'oldest' },
       },
       ...logPageParameters('Events'),
     ],

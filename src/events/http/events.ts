@@ -5,7 +5,8 @@ import { NotFoundError } from '../../core/errors.js';
 import type { HttpContext } from '../../http/context.js';
 import type { Link } from '../../http/hal.js';
 import { sendRepresentation } from '../../http/respond.js';
-import { parseLogPage, sendLogPage } from '../../http/log-page.js';
+import { parseLogPage, sendKeysetPage, sendLogPage } from '../../http/log-page.js';
+import { BadRequestError } from '../../core/errors.js';
 import { isEventId } from '../../store/records.js';
 import { sendProblem } from '../../http/problems.js';
 import { eventsExpired } from './events-expired.js';
@@ -17,19 +18,47 @@ export function halEvent(e: EventRecord): Record<string, unknown> {
   return { id: e.id, type: e.type, resource: e.resource, recordId: e.recordId, createdAt: e.createdAt, data: e.data, _links: links };
 }
 
+/** The `order` values of `GET /events`: the log's own order (default), or newest first. */
+export const EVENT_ORDERS = ['oldest', 'newest'] as const;
+
+/** Every `resource` an event of this API can name: each collection, and each webhook source's inbox. */
+export function eventResources(ctx: Pick<HttpContext, 'resources' | 'config'>): string[] {
+  return [...ctx.resources.keys(), ...Object.keys(ctx.config.webhooks?.sources ?? {}).map((s) => `webhooks/${s}/events`)];
+}
+
+/** The comma-separated (or repeated) values of a filter, each a known one; 400 naming the known ones otherwise. */
+function knownValues(name: string, text: string | undefined, known: string[]): string[] {
+  const values = (text ?? '').split(',').filter(Boolean);
+  for (const v of values) if (!known.includes(v)) throw new BadRequestError('invalid-query', `${name}: "${v}" is not one of ${known.join(', ') || '(none configured)'}`);
+  return values;
+}
+
 /**
- * `GET /events`: the event log, oldest first, showing only events of records the caller could
- * read. `type=a,b` filters; `cursor` is opaque (a log position), so a reader that stores it
- * resumes exactly where it stopped.
+ * `GET /events`: the event log, oldest first (or `order=newest`), showing only events of records
+ * the caller could read. `type=a,b` and `resource=a,b` filter; `cursor` is opaque (a log
+ * position), so a reader that stores it resumes exactly where it stopped.
  */
 export function listEvents(ctx: HttpContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const page = parseLogPage(request.query as Record<string, unknown>, ['type'], 'e');
+    const query = request.query as Record<string, unknown>;
+    const order = query.order === undefined || query.order === '' ? 'oldest' : String(query.order);
+    if (!(EVENT_ORDERS as readonly string[]).includes(order)) throw new BadRequestError('invalid-query', `order must be ${EVENT_ORDERS.join(' or ')}`);
+    // Newest-first cursors name a position to read before, so they carry their own prefix: one of the
+    // other order is refused rather than read the wrong way.
+    const newestFirst = order === 'newest';
+    const page = parseLogPage(query, ['type', 'resource', 'order'], newestFirst ? 'n' : 'e');
     const types = (page.filters.type ?? '').split(',').filter(Boolean);
+    const resources = knownValues('resource', page.filters.resource, eventResources(ctx));
     const visible = eventVisibility(ctx.resources.values(), request.principal);
-    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, visible });
+    if (newestFirst) {
+      const before = page.after || undefined;
+      const rows = await ctx.store.listEvents({ newestFirst, before, limit: page.limit + 1, types, resources, visible });
+      const request_ = { ...page, after: before };
+      return sendKeysetPage(request, reply, { path: '/events', prefix: 'n', rel: 'events', request: request_, rows, position: (e) => String(e.seq), embed: halEvent, tail: 'newest-first' });
+    }
+    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, resources, visible });
     // A cursor from before what retention pruned would resume past events it never saw: 410, not a silent gap.
-    const cursor = (request.query as Record<string, unknown>).cursor;
+    const cursor = query.cursor;
     if (cursor !== undefined && cursor !== '') {
       const expired = await eventsExpired(ctx.store, page.after, visible, 'Resync: re-read the state you derive from events, then page GET /events without a cursor (it starts at the oldest event kept).');
       if (expired) return sendProblem(request, reply, 'events-expired', expired);

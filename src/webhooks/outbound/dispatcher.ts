@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboundConfig } from '../../config/types.js';
-import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox } from '../../store/outbox.js';
+import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox, WebhookEndpoint } from '../../store/outbox.js';
+import { newEventId } from '../../store/records.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { EndpointRates } from './endpoint-rate.js';
 import { automaticOutcome, manualOutcome } from './retry-policy.js';
 import { openHeaders } from './sealed-headers.js';
 import { activeSecrets } from './signing-secrets.js';
-import type { EventBody, ManualAttempts, SecretBox, Sender, SendResult } from './types.js';
+import type { EventBody, ManualAttempts, SecretBox, Sender, SendResult, TestSend } from './types.js';
 
 /** What a dispatcher works with. */
 export interface DispatcherOptions {
@@ -156,6 +157,19 @@ export class Dispatcher implements ManualAttempts {
     const { attempt, recorded } = await this.attempt(claim, 'manual');
     await recorded;
     return attempt;
+  }
+
+  /**
+   * Sends a `webhook.test` message to the endpoint now, as a delivery would be sent (its URL, its
+   * credential headers, signed with its active secrets, through the SSRF guard), and resolves what
+   * came back. Nothing is derived or recorded: deliveries come from the event log only, and a test
+   * event in the log would reach every endpoint subscribed to `*`.
+   */
+  async sendTest(endpoint: WebhookEndpoint, body: (id: string, sentAt: string) => string): Promise<TestSend> {
+    const sentAt = new Date();
+    const id = newEventId();
+    const result = await this.deliver({ endpoint, id, body: body(id, sentAt.toISOString()), what: `test ${id}` }, sentAt.getTime());
+    return { ...result, id, sentAt: sentAt.toISOString() };
   }
 
   /** A replay queued deliveries again: a pass now (deriving too, as the endpoint's cursor may have moved back), not at the next poll. */
@@ -344,8 +358,8 @@ export class Dispatcher implements ManualAttempts {
     this.o.gaveUp?.(claim);
   }
 
-  private async deliver(claim: ClaimedDelivery, now: number): Promise<SendResult> {
-    const { endpoint, event } = claim;
+  private async deliver(claim: ClaimedDelivery | { endpoint: WebhookEndpoint; id: string; body: string; what: string }, now: number): Promise<SendResult> {
+    const { endpoint } = claim;
     let secrets: string[];
     let headers: Record<string, string>;
     try {
@@ -354,8 +368,9 @@ export class Dispatcher implements ManualAttempts {
     } catch {
       return { ok: false, statusCode: null, latencyMs: 0, responseExcerpt: null, blocked: false, error: 'the endpoint\'s sealed secrets or credential headers cannot be opened with this server\'s secret key (webhooks.outbound.secretKey changed?); rotate the secret (POST …/secrets) and set its credential headers again' };
     }
-    const result = await this.o.sender.send({ url: endpoint.url, headers, secrets, id: event.id, body: this.o.body(event) });
-    if (result.blocked) this.o.log()?.warn({ endpoint: endpoint.id, url: endpoint.url, delivery: claim.delivery.id, reason: result.error }, 'webhook delivery refused by the SSRF guard');
+    const message = 'event' in claim ? { id: claim.event.id, body: this.o.body(claim.event), delivery: claim.delivery.id } : { id: claim.id, body: claim.body, delivery: claim.what };
+    const result = await this.o.sender.send({ url: endpoint.url, headers, secrets, id: message.id, body: message.body });
+    if (result.blocked) this.o.log()?.warn({ endpoint: endpoint.id, url: endpoint.url, delivery: message.delivery, reason: result.error }, 'webhook delivery refused by the SSRF guard');
     return result;
   }
 }

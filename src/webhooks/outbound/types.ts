@@ -67,6 +67,17 @@ export interface ManualAttempts {
    * Other nodes take it at theirs. Does nothing where no dispatcher runs.
    */
   wake(): void;
+  /**
+   * Sends a test message (`body` makes it from its id and time) to the endpoint now, signed and
+   * guarded as deliveries are, and resolves the outcome; nothing is recorded in the delivery log.
+   */
+  sendTest(endpoint: WebhookEndpoint, body: (id: string, sentAt: string) => string): Promise<TestSend>;
+}
+
+/** What a test send came to: the outcome, the `webhook-id` it carried, and when it was sent. */
+export interface TestSend extends SendResult {
+  id: string;
+  sentAt: string;
 }
 
 /** The body of a delivery for an event, with links made absolute against `baseUrl` when known. */
