@@ -14,10 +14,10 @@ import { ROOT, startServe } from '../support-process.js';
 const CONFIG = 'auth:\n  rateLimit: false\nresources:\n  notes:\n    fields:\n      text: { type: string, required: true }\n    access: { read: public, write: public }\n';
 
 /** Runs the real CLI (from source) without blocking this process, so the writers keep writing meanwhile. */
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const { DATABASE_URL: _ignored, RESTWELL_CONFIG: _none, ...env } = process.env;
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -190,6 +190,19 @@ test('bad inputs are refused with one line and exit 1: missing file, not a datab
   const forced = await cli(['restore', file, '--db', db, '--force']);
   assert.equal(forced.code, 0, forced.stderr);
   assert.match(forced.stdout, /records: 0 \(notes: 0\)/);
+});
+
+test('PostgreSQL without pg_dump installed: says how to install it and the command to run, never the password', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-backup-nopg-'));
+  // No PATH: the client tools cannot be found (the check comes before any connection, so no server is needed).
+  const url = 'postgres://app:s3cret-pw@127.0.0.1:1/shop?schema=app';
+  const backup = await cli(['backup', join(dir, 'shop.dump'), '--db', url], { PATH: dir });
+  assertRefused(backup, /pg_dump is not installed .*apt-get install postgresql-client.*pg_dump --format=custom --schema=app --file=.*shop\.dump 'postgres:\/\/app@127\.0\.0\.1:1\/shop'/);
+  assert.doesNotMatch(backup.stderr, /s3cret-pw/);
+  writeFileSync(join(dir, 'shop.dump'), 'x');
+  const restore = await cli(['restore', join(dir, 'shop.dump'), '--db', url], { PATH: dir });
+  assertRefused(restore, /pg_restore is not installed .*pg_restore --clean --if-exists --single-transaction/);
+  assert.doesNotMatch(restore.stderr, /s3cret-pw/);
 });
 
 const pgUrl = process.env.TEST_DATABASE_URL;
