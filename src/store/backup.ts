@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { BackupError, type BackupOptions, type BackupSummary } from './backup-file.js';
 import { databaseLocation } from './database-location.js';
 
@@ -13,6 +14,8 @@ export async function backupDatabase(url: string, file: string, options: BackupO
   const location = databaseLocation(url);
   if (location.kind === 'memory') throw new BackupError('a database in memory lives only as long as its server and cannot be backed up; use a file (--db ./data/restwell.db)');
   if (!options.force && existsSync(file)) throw new BackupError(`${file} exists; nothing was written (--force overwrites it)`);
+  // `restwell backup backups/today.db` on a first run: the folder is made, as `serve` makes the database's.
+  mkdirSync(dirname(file), { recursive: true });
   if (location.kind === 'server') {
     const { backupPostgres } = await import('./postgres/postgres-backup.js');
     return backupPostgres(url, file, options);
@@ -34,6 +37,7 @@ export async function restoreDatabase(url: string, file: string, options: Backup
     const { restorePostgres } = await import('./postgres/postgres-backup.js');
     return restorePostgres(url, file, options);
   }
+  mkdirSync(dirname(location.path), { recursive: true });
   const { restoreSqlite } = await import('./sqlite/sqlite-backup.js');
   return restoreSqlite(location.path, file, options);
 }
