@@ -10,6 +10,8 @@ import { serve } from './serve.js';
 import { importCommand } from './import.js';
 import { serveDataFile, type ServeDataFileOptions } from './import-serve.js';
 import { exportCommand } from './export.js';
+import { backupCommand } from './backup.js';
+import { restoreCommand } from './restore.js';
 import { hooksSend } from './hooks.js';
 import { hooksListen } from './hooks-listen.js';
 import { StartupError } from './startup-error.js';
@@ -66,6 +68,24 @@ program
   .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL; default the config\'s')
   .option('-f, --force', 'overwrite the file if it exists')
   .action(exportCommand);
+
+program
+  .command('backup')
+  .description('copy the database to a file while servers keep serving it (SQLite: a consistent snapshot; PostgreSQL: pg_dump)')
+  .argument('<file>', 'the backup file to write (whole or not at all)')
+  .option('-c, --config <file>', 'config file naming the database; env RESTWELL_CONFIG')
+  .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
+  .option('-f, --force', 'overwrite the file if it exists')
+  .action(backupCommand);
+
+program
+  .command('restore')
+  .description('replace the database with a backup made by `restwell backup` (stop the server first)')
+  .argument('<file>', 'the backup file')
+  .option('-c, --config <file>', 'config file naming the database; env RESTWELL_CONFIG')
+  .option('--db <url>', 'SQLite path or postgres:// URL; env DATABASE_URL')
+  .option('-f, --force', 'replace a database that exists (and holds data)')
+  .action(restoreCommand);
 
 program
   .command('openapi')
