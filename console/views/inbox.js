@@ -5,6 +5,7 @@ import { api, webhookSources } from '../api.js';
 import { href } from '../router.js';
 import { cellText, fill, h, members, pre, problemBox, say, table } from '../widgets.js';
 import { logPager } from './log-pager.js';
+import { mountEndpointHealth, mountSourceHealth } from './webhook-health.js';
 
 const enc = encodeURIComponent;
 
@@ -47,6 +48,7 @@ export async function sourceView(main, { source }, query) {
   } catch (err) {
     fill(main, heading, statusLinks, problemBox(err));
   }
+  mountSourceHealth(main, source);
 }
 
 /** A delivery's body: pretty JSON when it parses, else the text (or base64 as stored). */
@@ -165,6 +167,7 @@ export async function endpointView(main, { id }, query) {
   } catch (err) {
     fill(main, heading, problemBox(err));
   }
+  mountEndpointHealth(main, id);
 }
 
 export async function endpointDeliveryView(main, { id, delivery }) {

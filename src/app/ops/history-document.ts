@@ -17,7 +17,7 @@ export interface HistoryDocument {
   node: HistoryNode;
   intervalSeconds: number;
   keepSeconds: number;
-  /** Sample times, seconds since the epoch, oldest first. */
+  /** Sample times, seconds since the epoch (with milliseconds), oldest first. */
   time: number[];
   requests: Record<string, { rate: Series; p50Ms: Series; p99Ms: Series }>;
   errors: { '4xx': Series; '5xx': Series };

@@ -10,7 +10,7 @@ export function historyFilter(query: Record<string, unknown>): HistoryFilter {
     if (!PARAMETERS.includes(name)) throw new BadRequestError('invalid-query', `unknown query parameter "${name}"; use ${PARAMETERS.join(', ')}`);
     if (typeof value !== 'string') throw new BadRequestError('invalid-query', `"${name}" is given more than once; give it once`);
     if (name === 'since') {
-      if (!/^\d{1,12}$/.test(value)) throw new BadRequestError('invalid-query', `since: "${value}" is not a time in seconds since the epoch (a whole number such as 1767225600); give the \`time\` of the last sample you have`);
+      if (!/^\d{1,12}(\.\d{1,6})?$/.test(value)) throw new BadRequestError('invalid-query', `since: "${value}" is not a time in seconds since the epoch (such as 1767225600.5); give the last \`time\` you have`);
       filter.since = Number(value);
     } else if (!value) {
       throw new BadRequestError('invalid-query', `${name}: empty; give an ${name === 'endpoint' ? 'endpoint id' : 'inbound source name'}, or leave it out`);

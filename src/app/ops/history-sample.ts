@@ -23,7 +23,7 @@ export interface KeySample {
  * values (gauges). Keys with nothing to say (a source with no delivery) are left out.
  */
 export interface Sample {
-  /** The end of the interval, in seconds since the epoch. */
+  /** The end of the interval, in seconds since the epoch (to the millisecond: samples a test takes back to back stay apart). */
   t: number;
   groups: Record<string, GroupSample>;
   errors: { '4xx': number; '5xx': number };
@@ -66,7 +66,7 @@ export function diffReadings(before: Reading, after: Reading, bounds: readonly n
   const givenUp = after.givenUp - before.givenUp;
   const eventGrowth = after.eventRows !== undefined && before.eventRows !== undefined ? round(rate(after.eventRows - before.eventRows)) : undefined;
   return {
-    t: Math.round(after.at / 1000),
+    t: after.at / 1000,
     groups,
     errors: { '4xx': round(rate(e4)), '5xx': round(rate(e5)) },
     writes: rates(before.writes, after.writes, rate),

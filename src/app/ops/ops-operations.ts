@@ -22,7 +22,7 @@ const historySchema = {
     },
     intervalSeconds: { type: 'number', description: 'Seconds between samples (server.metricsHistory.interval)' },
     keepSeconds: { type: 'number', description: 'Seconds of samples kept (server.metricsHistory.keep)' },
-    time: { type: 'array', items: { type: 'integer' }, description: 'The end of each sample\'s interval, seconds since the epoch, oldest first' },
+    time: { type: 'array', items: { type: 'number' }, description: 'The end of each sample\'s interval, seconds since the epoch (with milliseconds), oldest first' },
     requests: { type: 'object', description: 'Per route group (records, inbound, outbound, events, auth, console, ops, unmatched, other): requests per second and latency quantiles in ms', additionalProperties: { type: 'object', properties: { rate: series, p50Ms: series, p99Ms: series } } },
     errors: { type: 'object', description: 'Responses per second with a 4xx and a 5xx status', properties: { '4xx': series, '5xx': series } },
     writes: seriesMap('Successful writes (POST, PUT, PATCH, DELETE) per second, per resource'),
@@ -68,7 +68,7 @@ export const OPS_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc
       'Several nodes behind a load balancer each answer with their own history (`node` says which one answered), and it starts empty when the process starts: for the whole cluster, and for longer, scrape `/metrics` with Prometheus. ' +
       'Needs a token with `metrics:read` unless `server.metrics` is `public`; absent when it is `off`.',
     parameters: [
-      { name: 'since', in: 'query', description: 'Only samples after this time (seconds since the epoch): the last `time` you have', schema: { type: 'integer', minimum: 0 } },
+      { name: 'since', in: 'query', description: 'Only samples after this time (seconds since the epoch): the last `time` you have', schema: { type: 'number', minimum: 0 } },
       { name: 'endpoint', in: 'query', description: 'Only this outbound endpoint\'s series under `endpoints` (and none under `sources`)', schema: { type: 'string', minLength: 1 } },
       { name: 'source', in: 'query', description: 'Only this inbound source\'s series under `sources` (and none under `endpoints`)', schema: { type: 'string', minLength: 1 } },
     ],
