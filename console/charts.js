@@ -9,6 +9,8 @@ import { h } from './widgets.js';
 /** Line colours in order, as palette variables; past the sixth, lines repeat them dashed. */
 const PALETTE = ['--accent', '--ok', '--warn', '--danger', '--fg', '--muted'];
 const DASHES = [undefined, [6, 4], [2, 3]];
+/** The least top of a chart's scale, by unit. */
+const MIN_TOP = { '': 1, bytes: 1000, '/s': 0.1, ms: 1 };
 
 /** The computed colour of a palette variable (`light-dark()` and all), via a probe element. */
 function color(variable) {
@@ -82,6 +84,7 @@ export function lineChart({ key, title, unit, height = 180, sparkline = false, d
   const options = (width) => {
     const stroke = color('--muted');
     const grid = color('--line');
+    const colors = labels.map((_, i) => color(PALETTE[i % PALETTE.length]));
     const axis = { stroke, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, font: '12px system-ui, sans-serif' };
     return {
       width,
@@ -90,17 +93,21 @@ export function lineChart({ key, title, unit, height = 180, sparkline = false, d
       cursor: sparkline ? { show: false } : { drag: { x: false, y: false } },
       select: { show: false },
       padding: sparkline ? [4, 2, 4, 2] : [10, 10, 0, 0],
-      scales: { x: { time: true }, y: { range: (_, min, max) => [Math.min(0, min ?? 0), Math.max(unit === 'ratio' ? 1 : 1e-9, max ?? 0) * (unit === 'ratio' ? 1 : 1.1)] } },
+      // From zero, with headroom, never flatter than a readable minimum (an idle chart still has ticks).
+      scales: { x: { time: true }, y: { range: (_, min, max) => [Math.min(0, min ?? 0), unit === 'ratio' ? 1 : Math.max(MIN_TOP[unit] ?? 1, (max ?? 0) * 1.1)] } },
       axes: sparkline ? [{ show: false }, { show: false }] : [axis, { ...axis, size: 60, values: (_, ticks) => ticks.map((t) => formatValue(t, unit)) }],
       series: [
         {},
         ...labels.map((label, i) => ({
           label,
-          stroke: color(PALETTE[i % PALETTE.length]),
+          stroke: colors[i],
           width: sparkline ? 1.5 : 2,
           dash: DASHES[Math.floor(i / PALETTE.length) % DASHES.length],
+          // A gap is a sample with nothing measured (no request of that group): not bridged. uPlot marks
+          // the points where they are sparse, so a lone value between gaps still shows.
           spanGaps: false,
-          points: { show: false },
+          // A sparkline is a trend: its points are joined across samples with nothing measured.
+          ...(sparkline ? { spanGaps: true, points: { fill: colors[i], size: 4 } } : {}),
         })),
       ],
     };
