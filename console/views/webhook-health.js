@@ -11,15 +11,15 @@ const enc = encodeURIComponent;
 
 /** Adds the health sparklines of outbound endpoint `id` to the page in `main`. */
 export function mountEndpointHealth(main, id) {
-  return mount(main, `endpoint=${enc(id)}`, (d) => d.endpoints[id], 'attempts', `endpoint ${id}`);
+  return mount(main, `endpoint=${enc(id)}`, (d) => d.endpoints[id], ['attempt', 'attempts'], `endpoint ${id}`);
 }
 
 /** Adds the health sparklines of inbound source `source` to the page in `main`. */
 export function mountSourceHealth(main, source) {
-  return mount(main, `source=${enc(source)}`, (d) => d.sources[source], 'deliveries', `source ${source}`);
+  return mount(main, `source=${enc(source)}`, (d) => d.sources[source], ['delivery', 'deliveries'], `source ${source}`);
 }
 
-async function mount(main, filter, pick, noun, what) {
+async function mount(main, filter, pick, [one, noun], what) {
   let doc;
   try {
     doc = (await api('GET', `/metrics/history?${filter}`)).body;
@@ -42,7 +42,7 @@ async function mount(main, filter, pick, noun, what) {
     rate.set(d.time, [{ label: 'success rate', values: s.successRate }]);
     latency.set(d.time, [{ label: 'p50', values: s.p50Ms }]);
     const count = s.count.reduce((a, b) => a + (b ?? 0), 0);
-    total.textContent = `${count} ${noun} to ${what} in the last ${Math.round(d.keepSeconds / 60)} minutes on node ${d.node.id}.`;
+    total.textContent = `${count} ${count === 1 ? one : noun} to ${what} in the last ${Math.round(d.keepSeconds / 60)} minutes on node ${d.node.id}.`;
     section.dataset.count = String(count);
   };
   // Under the heading (and its breadcrumbs), whatever the view put there.

@@ -161,7 +161,7 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
     await page.goto(`${env.base}/_/#/inbox/mail`);
     await health.waitFor();
     assert.match(await health.locator('[data-chart="success-rate"] .spark-summary').innerText(), /Success rate: 100%/);
-    assert.match(await health.innerText(), /1 deliveries to source mail/);
+    assert.match(await health.innerText(), /1 delivery to source mail/);
     assert.deepEqual(errors, []);
     await screens(page, 'console-inbox-health', t, errors);
   });
