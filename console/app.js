@@ -5,15 +5,17 @@ import { ageStatus, fill, h } from './widgets.js';
 import { homeView, listView } from './views/collections.js';
 import { recordView, editView, newView } from './views/record.js';
 import { inboxView, sourceView, deliveryView } from './views/inbox.js';
-import { endpointsView, endpointView, endpointDeliveryView } from './views/outbound.js';
+import { endpointsView, endpointView, endpointDeliveryView, newEndpointView, editEndpointView } from './views/outbound.js';
 import { eventsView } from './views/events.js';
 import { credentialsView } from './views/credentials.js';
 import { signInView } from './views/signin.js';
+import { dashboardView } from './views/dashboard.js';
 import { applyTheme, themeToggle } from './theme.js';
 
 applyTheme();
 
-route('/', homeView);
+// `#/`: the dashboard once signed in with a token that may read the metrics, else the collections home.
+route('/', dashboardView);
 route('/c', homeView);
 route('/signin', signInView);
 route('/c/:collection', listView);
@@ -24,13 +26,16 @@ route('/inbox', inboxView);
 route('/inbox/:source', sourceView);
 route('/inbox/:source/:id', deliveryView);
 route('/outbound', endpointsView);
+route('/outbound/new', newEndpointView);
 route('/outbound/:id', endpointView);
+route('/outbound/:id/edit', editEndpointView);
 route('/outbound/:id/:delivery', endpointDeliveryView);
 route('/events', eventsView);
 route('/credentials', credentialsView);
 
 const SECTIONS = [
-  ['/', 'Collections'],
+  ['/', 'Dashboard'],
+  ['/c', 'Collections'],
   ['/inbox', 'Webhook inbox'],
   ['/outbound', 'Outbound webhooks'],
   ['/events', 'Events'],
@@ -41,8 +46,9 @@ function header() {
   const { path } = current();
   fill(
     document.getElementById('nav'),
-    h('ul', {}, SECTIONS.map(([p, label]) => {
-      const active = p === '/' ? path === '/' || path.startsWith('/c/') : path.startsWith(p);
+    // The dashboard is for signed-in tabs; an anonymous `#/` is the collections home.
+    h('ul', {}, SECTIONS.filter(([p]) => p !== '/' || token()).map(([p, label]) => {
+      const active = p === '/' ? path === '/' : p === '/c' ? path === '/c' || path.startsWith('/c/') || (path === '/' && !token()) : path.startsWith(p);
       return h('li', {}, h('a', { href: `#${p}`, 'aria-current': active ? 'page' : undefined }, label));
     })),
   );
@@ -59,7 +65,7 @@ function header() {
 }
 
 function notFound(main, path) {
-  fill(main, h('h1', {}, 'Not found'), h('p', {}, `The console has no page ${path}.`), h('p', {}, h('a', { href: '#/' }, 'Back to the collections')));
+  fill(main, h('h1', {}, 'Not found'), h('p', {}, `The console has no page ${path}.`), h('p', {}, h('a', { href: '#/c' }, 'Back to the collections')));
 }
 
 async function show() {

@@ -4,6 +4,7 @@ import { api, webhookSources } from '../api.js';
 import { href } from '../router.js';
 import { cellText, fill, h, members, pre, problemBox, say, table } from '../widgets.js';
 import { logPager } from './log-pager.js';
+import { mountSourceHealth } from './webhook-health.js';
 
 const enc = encodeURIComponent;
 
@@ -46,6 +47,7 @@ export async function sourceView(main, { source }, query) {
   } catch (err) {
     fill(main, heading, statusLinks, problemBox(err));
   }
+  mountSourceHealth(main, source);
 }
 
 /** A delivery's body: pretty JSON when it parses, else the text (or base64 as stored). */

@@ -1,14 +1,12 @@
 // Outbound webhooks, managed: the endpoints (create, edit, enable/disable, rotate the secret, send a
 // test message, delete), what was sent to each (filtered by status and event type), replays since
 // a time, and one delivery with its attempts (redeliver now).
-// The route table is app.js's: `#/outbound/new` reaches endpointView as the id `new`, and
-// `#/outbound/:id/edit` reaches endpointDeliveryView as the delivery `edit`; neither can be a real id
-// (endpoints are `ep_…`, deliveries `msg_…`).
 import { api } from '../api.js';
 import { go, href } from '../router.js';
 import { cellText, confirmDialog, field, fieldError, fill, h, isoToLocal, localToIso, members, pre, problemBox, say, secretBox, table, uid } from '../widgets.js';
 import { attemptsTable } from './inbox.js';
 import { logPager } from './log-pager.js';
+import { mountEndpointHealth } from './webhook-health.js';
 
 const enc = encodeURIComponent;
 const STATUSES = ['pending', 'delivered', 'failed'];
@@ -135,7 +133,7 @@ function endpointForm(types, ep, onSubmit) {
 }
 
 /** `#/outbound/new`: the create form; the new secret is shown once, in place of the form. */
-async function newEndpointView(main) {
+export async function newEndpointView(main) {
   const heading = h('h1', {}, 'New webhook endpoint');
   const crumbs = h('p', { class: 'crumbs' }, h('a', { href: '#/outbound' }, '← endpoints'));
   fill(main, heading, crumbs, h('p', {}, 'Loading…'));
@@ -161,7 +159,7 @@ async function newEndpointView(main) {
 }
 
 /** `#/outbound/:id/edit`: the form, filled, saved with PATCH and If-Match. */
-async function editEndpointView(main, id) {
+export async function editEndpointView(main, { id }) {
   const heading = h('h1', {}, `Edit endpoint ${id}`);
   const crumbs = h('p', { class: 'crumbs' }, h('a', { href: href(`/outbound/${enc(id)}`) }, `← endpoint ${id}`));
   fill(main, heading, crumbs, h('p', {}, 'Loading…'));
@@ -280,7 +278,6 @@ function deliveryFilters(ep, types, query) {
 }
 
 export async function endpointView(main, { id }, query) {
-  if (id === 'new') return newEndpointView(main);
   const heading = h('h1', {}, `Endpoint ${id}`);
   fill(main, heading, h('p', {}, 'Loading…'));
   try {
@@ -317,10 +314,10 @@ export async function endpointView(main, { id }, query) {
   } catch (err) {
     fill(main, heading, problemBox(err));
   }
+  mountEndpointHealth(main, id);
 }
 
 export async function endpointDeliveryView(main, { id, delivery }) {
-  if (delivery === 'edit') return editEndpointView(main, id);
   const heading = h('h1', {}, `Delivery ${delivery}`);
   fill(main, heading, h('p', {}, 'Loading…'));
   const url = `/webhook-endpoints/${enc(id)}/deliveries/${enc(delivery)}`;

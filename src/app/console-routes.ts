@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../core/errors.js';
@@ -61,6 +62,37 @@ function loadAssets(dir: URL, prefix = ''): Map<string, Asset> {
     assets.set(prefix + entry.name, { type, body, etag: fixedEtag(body) });
   }
   return assets;
+}
+
+/**
+ * Files of installed packages the console uses, by the name it asks for under /_/vendor/: a fixed
+ * list (no request names a path in node_modules), resolved through Node's own module resolution.
+ */
+const VENDOR: Record<string, string> = {
+  'uPlot.esm.js': 'uplot/dist/uPlot.esm.js',
+  'uPlot.min.css': 'uplot/dist/uPlot.min.css',
+};
+
+function loadVendor(): Map<string, Asset> {
+  const require = createRequire(import.meta.url);
+  const out = new Map<string, Asset>();
+  for (const [name, spec] of Object.entries(VENDOR)) {
+    const body = readFileSync(require.resolve(spec));
+    out.set(name, { type: TYPES[extname(name)]!, body, etag: fixedEtag(body) });
+  }
+  return out;
+}
+
+let vendorCache: Map<string, Asset> | undefined;
+
+/** `GET /_/vendor/{asset}`: one of the {@link VENDOR} files, read on first use. */
+function serveVendor() {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { asset: name } = request.params as { asset: string };
+    const found = Object.hasOwn(VENDOR, name) ? (vendorCache ??= loadVendor()).get(name) : undefined;
+    if (!found) throw new NotFoundError(`the console has no library file ${name}; it serves ${Object.keys(VENDOR).join(', ')}`);
+    return send(request, reply, found);
+  };
 }
 
 let cache: Map<string, Asset> | undefined;
@@ -128,6 +160,7 @@ export function consoleRoutes(): Route<AppContext>[] {
       { method: 'GET', path: '/_', operationId: 'getConsole', summary: 'The web console (HTML): browse and edit records, inspect webhooks and events, manage credentials', handler: serveShell, kind: 'meta' },
       { method: 'GET', path: '/_/:asset', operationId: 'getConsoleAsset', summary: 'A file of the web console (script, style), or the console itself for a page of it', handler: () => serveAsset(''), kind: 'meta' },
       { method: 'GET', path: '/_/views/:asset', operationId: 'getConsoleView', summary: 'A view module of the web console', handler: () => serveAsset('views/'), kind: 'meta' },
+      { method: 'GET', path: '/_/vendor/:asset', operationId: 'getConsoleLibrary', summary: 'A file of a library the web console uses (the uPlot charts)', handler: serveVendor, kind: 'meta' },
     ],
     {
       getConsole: consoleDoc(
@@ -142,6 +175,12 @@ export function consoleRoutes(): Route<AppContext>[] {
         assetParameter,
       ),
       getConsoleView: consoleDoc('A view module of the console (an ES module).', { 'text/javascript': file }, ['not-found'], assetParameter),
+      getConsoleLibrary: consoleDoc(
+        'A file of a library the console uses, served from the installed package (no CDN): `uPlot.esm.js` and `uPlot.min.css` (the dashboard\'s charts). Any other name is 404.',
+        { 'text/javascript': file, 'text/css': file },
+        ['not-found'],
+        assetParameter,
+      ),
     },
   );
 }

@@ -20,6 +20,8 @@ export const DEFAULTS = {
     metrics: 'token' as 'token' | 'public' | 'off',
     // Long enough for any request within requestTimeout's usual share; short of the 30 s orchestrators give before SIGKILL.
     drainTimeout: '10s',
+    // The dashboard's history: a point every 10 s over the last hour (360 samples per node).
+    metricsHistory: { interval: '10s', keep: '1h' },
   },
   // How long a browser may reuse a preflight's answer: long enough to spare most preflights, short enough for a config change to be seen soon.
   corsMaxAge: '10m',

@@ -53,6 +53,10 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
   const server = { ...DEFAULTS.server, ...substituted.server };
   const port = options.overrides?.port ?? (env.PORT ? Number(env.PORT) : server.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError([`PORT: ${env.PORT} is not a port number`], source);
+  const history = { ...DEFAULTS.server.metricsHistory, ...server.metricsHistory };
+  const metricsHistory = { intervalMs: parseDurationMs(history.interval), keepMs: parseDurationMs(history.keep) };
+  // A bound on the history's memory, whatever the config says.
+  if (metricsHistory.keepMs / metricsHistory.intervalMs > 10_000) throw new ConfigError([`server.metricsHistory: keeping ${history.keep} at one sample every ${history.interval} is more than 10000 samples; sample less often or keep less`], source);
   const headersTimeoutMs = parseDuration(server.headersTimeout) * 1000;
   const requestTimeoutMs = parseDuration(server.requestTimeout) * 1000;
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -74,6 +78,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       maxConnectionsPerClient: server.maxConnectionsPerClient,
       metrics: server.metrics,
       drainTimeoutMs: parseDurationMs(server.drainTimeout),
+      metricsHistory,
       publicUrl: server.publicUrl,
       ...staticAndCors(server, options),
     },

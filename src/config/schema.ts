@@ -55,6 +55,15 @@ export const configSchema = {
         maxConnectionsPerClient: { description: 'Open connections allowed from one client address, per process (default 256); more are answered 429 and closed. Behind a reverse proxy every connection comes from the proxy: raise it to what the proxy opens', type: 'integer', minimum: 1 },
         publicUrl: { type: 'string', format: 'uri' },
         metrics: { description: 'Who may read the Prometheus metrics at GET /metrics: token (default: a bearer token with scope metrics:read), public (anyone who can reach the port), or off (no /metrics and nothing counted)', enum: ['token', 'public', 'off'] },
+        metricsHistory: {
+          description: 'The in-memory history of this node\'s metrics that the console\'s dashboard draws (GET /metrics/history); nothing is kept when metrics is off',
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            interval: { ...durationMsSchema(true), description: 'How often a sample is taken, e.g. 10s (default)' },
+            keep: { ...durationMsSchema(true), description: 'How long samples are kept, e.g. 1h (default); at most 10000 samples (keep / interval)' },
+          },
+        },
         drainTimeout: { ...durationMsSchema(true), description: 'At shutdown (SIGTERM, SIGINT), how long requests under way may take to finish before their connections are closed, e.g. 10s (default)' },
         static: { type: 'string', minLength: 1, description: 'A folder of files (a front-end) served beside the API, relative to the working directory: GET /app.js serves its app.js unless a route of the API has that path; GET / serves its index.html to browsers (Accept prefers text/html), the API root to everyone else. No directory listings; dotfiles and anything outside the folder are never served. Default: none (serve <file.json> uses ./public when it exists)' },
         cors: {

@@ -103,6 +103,8 @@ export interface RestwellConfig {
     metrics: 'token' | 'public' | 'off';
     /** At shutdown, how long requests under way may take to finish before their connections are cut. */
     drainTimeoutMs: number;
+    /** The dashboard's in-memory history of this node's metrics (GET /metrics/history): how often a sample is taken, how long samples are kept. */
+    metricsHistory: { intervalMs: number; keepMs: number };
     publicUrl?: string;
     /** A folder of files served beside the API (a front-end), as given (relative to the working directory); none unless set. */
     static?: string;

@@ -1,8 +1,9 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry, type Metric } from 'prom-client';
+import { OutcomeTally } from './outcome-tally.js';
 import { RequestSeries } from './request-series.js';
 
 /** Seconds: from a cached read (well under a millisecond) to a slow webhook or a big page. */
-const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Writes per SQLite group commit: one alone when idle, hundreds under load. */
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
@@ -22,11 +23,17 @@ export type OutboundOutcome = 'delivered' | 'http_error' | 'network_error' | 'bl
  */
 export class AppMetrics {
   readonly registry = new Registry();
-  private readonly requests: RequestSeries;
-  private readonly inbound: Counter<'source' | 'outcome'>;
-  private readonly outbound: Counter<'outcome'>;
+  readonly requests: RequestSeries;
+  /** Inbound deliveries per configured source: accepted or not, and how long the answer took (the dashboard's sparklines). */
+  readonly sources = new OutcomeTally(LATENCY_BUCKETS);
+  /** Outbound attempts per endpoint id: delivered or not, and the receiver's latency (the dashboard's sparklines). */
+  readonly endpoints = new OutcomeTally(LATENCY_BUCKETS);
+  readonly inbound: Counter<'source' | 'outcome'>;
+  readonly outbound: Counter<'outcome'>;
   private readonly batches: Histogram<string>;
   private processMetrics = false;
+  /** The latency buckets' upper bounds (seconds) of the request histogram and the tallies. */
+  readonly latencyBounds: readonly number[] = LATENCY_BUCKETS;
 
   constructor() {
     const registers = [this.registry];
@@ -47,14 +54,16 @@ export class AppMetrics {
     return this.requests.route(route);
   }
 
-  /** Counts an inbound delivery to a configured source. */
-  inboundDelivery(source: string, outcome: InboundOutcome): void {
+  /** Counts an inbound delivery to a configured source, answered after `seconds`. */
+  inboundDelivery(source: string, outcome: InboundOutcome, seconds: number): void {
     this.inbound.inc({ source, outcome });
+    this.sources.count(source, outcome === 'accepted', seconds);
   }
 
-  /** Counts an outbound delivery attempt. */
-  outboundAttempt(outcome: OutboundOutcome): void {
+  /** Counts an outbound delivery attempt to an endpoint (its id) that took `seconds`. */
+  outboundAttempt(outcome: OutboundOutcome, endpoint: string, seconds: number): void {
     this.outbound.inc({ outcome });
+    this.endpoints.count(endpoint, outcome === 'delivered', seconds);
   }
 
   /** Records the size of one committed batch of writes. */

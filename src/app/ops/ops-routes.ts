@@ -4,6 +4,8 @@ import { sendProblem } from '../../http/problems.js';
 import { StoreFullError } from '../../store/errors.js';
 import { documented, type Route } from '../../http/route.js';
 import type { AppContext } from '../context.js';
+import { historyDocument } from './history-document.js';
+import { historyFilter } from './history-filter.js';
 import { OPS_OPERATIONS } from './ops-operations.js';
 import { opsState, SHUTTING_DOWN } from './ops-state.js';
 
@@ -24,7 +26,10 @@ export function opsRoutes(config?: Pick<RestwellConfig, 'server'>): Route<AppCon
       { method: 'GET', path: '/readyz', operationId: 'getReadiness', summary: 'Readiness: the database answers, writes can commit (its disk is not full) and the server is not shutting down', handler: readiness, kind: 'meta' },
       ...(metrics === 'off'
         ? []
-        : [{ method: 'GET' as const, path: '/metrics', operationId: 'getMetrics', summary: 'Prometheus metrics of this process (text format 0.0.4)', handler: scrape, kind: 'meta' as const, ...(metrics === 'public' ? {} : { access: [METRICS_SCOPE] }) }]),
+        : [
+            { method: 'GET' as const, path: '/metrics', operationId: 'getMetrics', summary: 'Prometheus metrics of this process (text format 0.0.4)', handler: scrape, kind: 'meta' as const, ...(metrics === 'public' ? {} : { access: [METRICS_SCOPE] }) },
+            { method: 'GET' as const, path: '/metrics/history', operationId: 'getMetricsHistory', summary: 'The last hour of this node\'s metrics as JSON series (the console\'s dashboard)', handler: history, kind: 'meta' as const, ...(metrics === 'public' ? {} : { access: [METRICS_SCOPE] }) },
+          ]),
     ],
     OPS_OPERATIONS,
   );
@@ -61,6 +66,14 @@ function readiness(ctx: AppContext) {
       clearTimeout(timer);
     }
     return reply.send({ status: 'ok' });
+  };
+}
+
+function history(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const h = opsState(ctx).history!;
+    const doc = historyDocument(h.node, h.intervalMs, h.capacity, h.list(), historyFilter(request.query as Record<string, unknown>));
+    return reply.header('cache-control', 'no-store').send(doc);
   };
 }
 

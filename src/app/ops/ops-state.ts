@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { AppMetrics } from './app-metrics.js';
+import type { MetricsHistory } from './metrics-history.js';
 
 /** The operational state of one server: whether it is draining for shutdown, and its metrics. */
 export interface OpsState {
@@ -7,6 +8,8 @@ export interface OpsState {
   draining: boolean;
   /** Absent when `server.metrics` is `off`. */
   metrics?: AppMetrics;
+  /** The short history behind `GET /metrics/history` (absent, like the metrics, when `server.metrics` is `off`). */
+  history?: MetricsHistory;
 }
 
 /** What a request is told once shutdown begins (a 503 `shutting-down`), wherever it is refused. */

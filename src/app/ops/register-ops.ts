@@ -5,7 +5,9 @@ import { opsState } from './ops-state.js';
 import { registerOutboxMetrics } from './outbox-metrics.js';
 import { loggableUrl } from './loggable-url.js';
 import { registerStreamMetrics } from './stream-metrics.js';
-import { registerStorageMetrics } from './storage-metrics.js';
+import { registerStorageMetrics, storageMeasures } from './storage-metrics.js';
+import { routeGroup } from './history-reading.js';
+import { MetricsHistory } from './metrics-history.js';
 import { eventStreams } from '../../events/stream/event-streams.js';
 
 type Done = () => void;
@@ -30,10 +32,13 @@ export function registerOps(app: FastifyInstance, ctx: AppContext): void {
   if (metrics) {
     const stopBatches = ctx.store.onCommitBatch?.((size) => metrics.commitBatch(size));
     registerOutboxMetrics(app, ctx, metrics.registry);
-    ctx.outbound.onAttempt = (result) => metrics.outboundAttempt(result.ok ? 'delivered' : result.blocked ? 'blocked' : result.statusCode === null ? 'network_error' : 'http_error');
-    const stopStreams = registerStreamMetrics(metrics.registry, eventStreams(ctx, app.log));
+    ctx.outbound.onAttempt = (result, endpoint) => metrics.outboundAttempt(result.ok ? 'delivered' : result.blocked ? 'blocked' : result.statusCode === null ? 'network_error' : 'http_error', endpoint, result.latencyMs / 1000);
+    const streams = eventStreams(ctx, app.log);
+    const stopStreams = registerStreamMetrics(metrics.registry, streams);
     registerStorageMetrics(metrics.registry, ctx, app.log);
+    const history = startHistory(app, ctx, metrics, () => streams.openStreams);
     app.addHook('onClose', async () => {
+      history.stop();
       stopBatches?.();
       stopStreams();
       ctx.outbound.onAttempt = undefined;
@@ -46,6 +51,30 @@ export function registerOps(app: FastifyInstance, ctx: AppContext): void {
     const inbound = metrics && options.url === RECEIVE_ROUTE && options.method === 'POST' ? ctx : undefined;
     options.onResponse = [...hooks, responseHook(options.url, metrics, logRequests, inbound)];
   });
+}
+
+/** Starts the metrics history of this node (see MetricsHistory), kept in the ops state for its route. */
+function startHistory(app: FastifyInstance, ctx: AppContext, metrics: AppMetrics, openStreams: () => number): MetricsHistory {
+  const resources = new Set(ctx.resources.keys());
+  const groups = new Map<string, string>();
+  const history = new MetricsHistory(
+    {
+      metrics,
+      // Route patterns are few and fixed: each is classified once.
+      group: (route) => groups.get(route) ?? groups.set(route, routeGroup(route, resources)).get(route)!,
+      resource: (route) => {
+        const first = route.split('/')[1] ?? '';
+        return resources.has(first) ? first : undefined;
+      },
+      openStreams,
+      size: storageMeasures(ctx)?.size,
+    },
+    { ...ctx.config.server.metricsHistory, nodeId: ctx.outbound.attempts.node },
+    (err) => app.log.warn({ err }, 'metrics history: a sample could not be taken; the next interval tries again'),
+  );
+  opsState(ctx).history = history;
+  history.start();
+  return history;
 }
 
 /** The hook of requests no route matched; register it in the scope of the not-found handler. */
@@ -67,7 +96,7 @@ function responseHook(route: string, metrics: AppMetrics | undefined, logRequest
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     if (record) record(request.method, status, ms / 1000);
-    if (inbound) countInbound(inbound, metrics!, request, status);
+    if (inbound) countInbound(inbound, metrics!, request, status, ms / 1000);
     if (logRequests) {
       const url = loggableUrl(request.url);
       const rounded = Math.round(ms * 10) / 10;
@@ -78,9 +107,9 @@ function responseHook(route: string, metrics: AppMetrics | undefined, logRequest
   return Object.assign(hook, { [OPS_HOOK]: true });
 }
 
-function countInbound(ctx: AppContext, metrics: AppMetrics, request: FastifyRequest, status: number): void {
+function countInbound(ctx: AppContext, metrics: AppMetrics, request: FastifyRequest, status: number, seconds: number): void {
   const source = (request.params as { source?: string }).source;
   const outcome = inboundOutcome(status);
   // Only configured sources: a label per made-up name in the URL would be unbounded.
-  if (source && outcome && ctx.webhooks.sources.has(source)) metrics.inboundDelivery(source, outcome);
+  if (source && outcome && ctx.webhooks.sources.has(source)) metrics.inboundDelivery(source, outcome, seconds);
 }

@@ -7,6 +7,14 @@ interface MetricValues {
   aggregator: 'sum';
 }
 
+/** The counts of one route pattern and method since start: per status, and per latency bucket (not cumulative). */
+export interface RouteCounts {
+  route: string;
+  method: string;
+  byStatus: Array<[status: number, count: number]>;
+  buckets: number[];
+}
+
 /** One series of the request counter. */
 interface CountSeries {
   labels: Record<string, string>;
@@ -69,6 +77,17 @@ export class RequestSeries {
       time.sum += seconds;
       time.count++;
     };
+  }
+
+  /** A copy of every series' counts, per route pattern and method (read by the metrics history, never on a request). */
+  snapshot(): RouteCounts[] {
+    const out: RouteCounts[] = [];
+    for (const methods of this.routes) {
+      for (const [method, s] of methods) {
+        out.push({ route: s.time.labels.route!, method, byStatus: [...s.byStatus].map(([status, c]) => [status, c.value] as [number, number]), buckets: [...s.time.buckets] });
+      }
+    }
+    return out;
   }
 
   private counterValues(name: string, help: string): MetricValues {

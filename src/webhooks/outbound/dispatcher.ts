@@ -22,7 +22,7 @@ export interface DispatcherOptions {
   onEventsAppended: (listener: () => void) => () => void;
   log: () => FastifyBaseLogger | undefined;
   /** Told the result of every attempt as soon as the receiver answered (or did not): metrics. */
-  observe?: (result: SendResult) => void;
+  observe?: (result: SendResult, endpointId: string) => void;
   /** Counts deliveries against endpoints' rate limits (shared by the nodes where so configured); default this node's own. */
   rates?: EndpointRates;
   /** Told of every delivery given up on (its last automatic attempt failed, and that is recorded): metrics. */
@@ -320,7 +320,7 @@ export class Dispatcher implements ManualAttempts {
     const result = await this.deliver(claim, startedAt.getTime());
     // A moving average over the last hundred sends or so.
     if (trigger === 'automatic') this.sendMs += (result.latencyMs - this.sendMs) / 64;
-    this.o.observe?.(result);
+    this.o.observe?.(result, claim.endpoint.id);
     const attempt: OutboundAttempt = {
       deliveryId: claim.delivery.id,
       number: claim.attempt,

@@ -17,8 +17,8 @@ export class OutboundHub {
   /** The outbox worker; manual attempts (`POST …/attempts`) go through it too, whether or not it runs here. */
   readonly attempts: Dispatcher;
   log?: FastifyBaseLogger;
-  /** Told the result of every delivery attempt this node makes (the app counts them for its metrics). */
-  onAttempt?: (result: SendResult) => void;
+  /** Told the result of every delivery attempt this node makes and its endpoint's id (the app counts them for its metrics). */
+  onAttempt?: (result: SendResult, endpointId: string) => void;
   /** Told of every delivery this node gives up on (the app counts them per endpoint for its metrics). */
   onGiveUp?: (endpointId: string) => void;
   private readonly sender: WebhookSender;
@@ -42,7 +42,7 @@ export class OutboundHub {
       settings,
       onEventsAppended: (listener) => store.onEventsAppended(listener),
       log: () => this.log,
-      observe: (result) => this.onAttempt?.(result),
+      observe: (result, endpointId) => this.onAttempt?.(result, endpointId),
       rates: new EndpointRates(shared),
       gaveUp: (claim) => this.onGiveUp?.(claim.endpoint.id),
     });
