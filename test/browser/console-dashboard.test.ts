@@ -11,16 +11,6 @@ import { assertNoHorizontalOverflow, consoleServer, signInWithKey, watchErrors }
 
 const skip = browserSkipReason();
 
-/**
- * checkScreen, then forgets the page's errors: axe-core, evaluated in the page, applies inline
- * styles that the console's CSP refuses (reported as console errors with no script URL). The
- * caller asserts there were no errors before it.
- */
-async function screens(page: Page, name: string, t: Parameters<typeof checkScreen>[2], errors: string[]): Promise<void> {
-  await checkScreen(page, name, t);
-  errors.length = 0;
-}
-
 describe('web console: the dashboard and the webhook sparklines', { skip }, () => {
   let env: Awaited<ReturnType<typeof consoleServer>>;
   let browser: TestBrowser;
@@ -102,7 +92,7 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
     assert.equal(await page.locator('[data-chart] canvas').count(), 12);
     await assertNoHorizontalOverflow(page, 'the dashboard at 1280 px');
     assert.deepEqual(errors, []);
-    await screens(page, 'console-dashboard', t, errors);
+    await checkScreen(page, 'console-dashboard', t);
   });
 
   it('updates live when the node takes a new sample, and follows the theme toggle', async (t) => {
@@ -139,12 +129,12 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
     const widths = await phone.locator('[data-chart] canvas').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().right));
     assert.ok(widths.every((right) => right <= 390), `every chart fits: ${widths}`);
     assert.deepEqual(phoneErrors, []);
-    await screens(phone, 'console-dashboard-390', t, phoneErrors);
+    await checkScreen(phone, 'console-dashboard-390', t);
     await phone.goto(`${env.base}/_/#/outbound/${endpointId}`);
     await phone.locator('.webhook-health [data-chart="success-rate"]').waitFor();
     await assertNoHorizontalOverflow(phone, 'an endpoint with sparklines at 390 px');
     assert.deepEqual(phoneErrors, []);
-    await screens(phone, 'console-outbound-health-390', t, phoneErrors);
+    await checkScreen(phone, 'console-outbound-health-390', t);
   });
 
   it('shows an outbound endpoint\'s and an inbound source\'s success rate and latency over the last hour', async (t) => {
@@ -156,14 +146,14 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
     assert.match(await health.innerText(), new RegExp(`\\d+ attempts to endpoint ${endpointId} in the last 60 minutes on node`));
     assert.ok(Number(await health.getAttribute('data-count')) >= 3, 'the three deliveries at least');
     assert.deepEqual(errors, []);
-    await screens(page, 'console-outbound-health', t, errors);
+    await checkScreen(page, 'console-outbound-health', t);
 
     await page.goto(`${env.base}/_/#/inbox/mail`);
     await health.waitFor();
     assert.match(await health.locator('[data-chart="success-rate"] .spark-summary').innerText(), /Success rate: 100%/);
     assert.match(await health.innerText(), /1 delivery to source mail/);
     assert.deepEqual(errors, []);
-    await screens(page, 'console-inbox-health', t, errors);
+    await checkScreen(page, 'console-inbox-health', t);
   });
 
   it('a token that may not read the metrics gets the collections at #/ and no sparklines', async () => {

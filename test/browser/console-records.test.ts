@@ -1,29 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, checkScreen as axeAndShoot, launchBrowser, type TestBrowser } from '../../src/test-support/browser.js';
+import { browserSkipReason, checkScreen, launchBrowser, type TestBrowser } from '../../src/test-support/browser.js';
 import { assertNoHorizontalOverflow, consoleServer, signInWithKey, watchErrors } from './console-support.js';
 
 const skip = browserSkipReason();
-const pageErrors = new WeakMap<Page, string[]>();
-
-/**
- * checkScreen (axe-core, light and dark screenshots), minus the CSP reports axe-core's own probes
- * cause (it sets inline styles while it measures); the console's own violations still fail.
- */
-async function checkScreen(page: Page, name: string, t: Parameters<typeof axeAndShoot>[2]): Promise<void> {
-  const errors = pageErrors.get(page);
-  const before = errors?.length ?? 0;
-  await axeAndShoot(page, name, t);
-  if (errors) errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !/Applying inline style violates/.test(e)));
-}
-
-/** watchErrors, registered for checkScreen. */
-function watch(page: Page): string[] {
-  const errors = watchErrors(page);
-  pageErrors.set(page, errors);
-  return errors;
-}
 
 describe('web console: collections and records', { skip }, () => {
   let env: Awaited<ReturnType<typeof consoleServer>>;
@@ -36,7 +17,7 @@ describe('web console: collections and records', { skip }, () => {
     for (let i = 1; i <= 12; i++) await env.api('POST', '/characters', { name: `Hero ${String(i).padStart(2, '0')}`, number: `555-01${String(i).padStart(2, '0')}` });
     browser = await launchBrowser();
     page = await browser.newPage({ width: 1280 });
-    errors = watch(page);
+    errors = watchErrors(page);
   });
   after(async () => {
     await browser?.close();
@@ -342,7 +323,7 @@ describe('web console: collections and records', { skip }, () => {
   it('offers only what the token may do: a key with characters:write only gets no "New quest", no Edit or Delete of a quest', async (t) => {
     const key = (await env.server.context.auth.apiKeys.create({ name: 'writer', scopes: ['characters:write'] })).key;
     const limited = await browser.newPage({ width: 1280 });
-    const limitedErrors = watch(limited);
+    const limitedErrors = watchErrors(limited);
     await signInWithKey(limited, env.base, key);
     await limited.goto(`${env.base}/_/#/c`);
     await limited.getByRole('link', { name: 'New character', exact: true }).waitFor();
@@ -371,7 +352,7 @@ describe('web console: collections and records', { skip }, () => {
   it('is readable at 390 px and 1280 px, light and dark: no page overflow, tables scroll in their own box', async (t) => {
     for (const width of [390, 1280]) {
       const narrow = await browser.newPage({ width, height: 844 });
-      const narrowErrors = watch(narrow);
+      const narrowErrors = watchErrors(narrow);
       await narrow.goto(`${env.base}/_/#/signin`);
       await narrow.evaluate((key) => sessionStorage.setItem('restwell.token', key), env.adminKey);
       for (const [hash, ready] of [['#/c', 'Collections'], ['#/c/quests', 'quests'], ['#/c/characters?name[startsWith]=Hero', 'characters'], ['#/c/quests/1', 'Quest #1'], ['#/c/quests/1/edit', 'Edit quest #1'], ['#/c/characters/new', 'New character']] as const) {

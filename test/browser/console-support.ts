@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { RestwellServer } from '../../src/app/server.js';
 import { DEMO_CONFIG } from '../../src/config/defaults.js';
+import { isAxeNoise } from '../../src/test-support/browser.js';
 import { listeningServer } from '../../src/test-support/test-server.js';
 
 /**
@@ -53,7 +54,7 @@ export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of (401|403|404|409|412|422)/.test(m.text())) errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !/status of (401|403|404|409|412|422)/.test(m.text()) && !isAxeNoise(page, m.text())) errors.push(`console: ${m.text()}`);
   });
   return errors;
 }
