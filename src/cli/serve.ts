@@ -55,6 +55,8 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
   const { config, notice } = profile.openLocalWrites ? openLocalWrites(loaded) : { config: loaded, notice: undefined };
   const workers = options.workers ?? 1;
   if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
+  // A busy port is said before the database is opened, created or migrated (workers share the primary's port).
+  if (!isWorker()) await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, options.dbWait);
   const { app } = server;
   if (!isWorker()) {
@@ -100,8 +102,9 @@ function stopOnSignals(server: RestwellServer): void {
 }
 
 /**
- * Fails now, in the primary, when the port cannot be bound: workers failing to listen one by one
- * would only be restarted, again and again. (Port 0 gives each worker the one port the primary picks.)
+ * Fails now, before any schema work, when the port cannot be bound: a busy port should not first
+ * create or migrate a database, and in the primary, workers failing to listen one by one would
+ * only be restarted, again and again. (Port 0 gives each worker the one port the primary picks.)
  */
 async function checkPort(port: number, host: string): Promise<void> {
   if (port === 0) return;
