@@ -148,7 +148,10 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
       const left = giveUpAt - Date.now();
       if (waitSeconds === 0 || (left <= 0 && attempt > 1)) {
         const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
-        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempts}): ${err.message}`);
+        const within = waitSeconds === 0 ? `(${attempts}, --db-wait 0)` : `within ${waitSeconds}s (${attempts})`;
+        // The cause's own "retry shortly" is advice for a request, not for a start-up that has given up.
+        const cause = err.message.replace(/; retry shortly$/, '');
+        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} ${within}: ${cause}; check that it is running and reachable, or wait longer with --db-wait`);
       }
       const delay = Math.max(0, Math.min(5000, 250 * 2 ** attempt, left));
       process.stderr.write(`restwell: database at ${redact(config.database)} unavailable (attempt ${attempt}): ${err.message}; retrying in ${delay / 1000}s\n`);
