@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { storeOptions, withAuth, type StoreOptions } from './auth-store.js';
-import { scopesOption } from './keys.js';
+import { scopesOption, warnUnknownScopes } from './keys.js';
+import { ServerOrigin } from '../http/server-origin.js';
 
 /** `restwell clients …`: register, list and delete OAuth 2.0 clients (client credentials grant). */
 export function clientsCommand(): Command {
@@ -9,9 +10,15 @@ export function clientsCommand(): Command {
     .description('register a client; prints its id and secret once (only a hash of the secret is stored)')
     .requiredOption('--name <name>', 'what the client is')
     .requiredOption('--scopes <scopes>', 'space-separated scopes it may be granted', scopesOption)
-    .action(async (o: StoreOptions & { name: string; scopes: string[] }) => {
-      const { clientSecret, info } = await withAuth(o, (auth) => auth.clients.create({ name: o.name, scopes: o.scopes }));
-      process.stderr.write('The secret is shown only now. Get a token with:\n  curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials http://localhost:8080/oauth/token\n');
+    .option('--url <url>', 'the server\'s base URL, for the curl it prints; default server.publicUrl, else the configured host and port')
+    .action(async (o: StoreOptions & { name: string; scopes: string[]; url?: string }) => {
+      let base = '';
+      const { clientSecret, info } = await withAuth(o, (auth, config) => {
+        warnUnknownScopes(o.scopes, config);
+        base = o.url?.replace(/\/+$/, '') ?? new ServerOrigin(config.server.publicUrl, config.server.host, config.server.port).url;
+        return auth.clients.create({ name: o.name, scopes: o.scopes });
+      });
+      process.stderr.write(`The secret is shown only now. Get a token with:\n  curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials ${base}/oauth/token\n`);
       process.stdout.write(`${JSON.stringify({ client_id: info.clientId, client_secret: clientSecret, scopes: info.scopes })}\n`);
     });
   storeOptions(clients.command('list'))

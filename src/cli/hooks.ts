@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import { request } from 'undici';
 import { cliCommand } from './invocation.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 import { databaseLocation } from '../store/database-location.js';
+import { ServerOrigin } from '../http/server-origin.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { findProvider } from '../webhooks/inbound/providers/registry.js';
 import { sampleRequest } from '../webhooks/inbound/sample-request.js';
@@ -18,8 +20,6 @@ export interface HooksSendOptions {
   config?: string;
   db?: string;
 }
-
-const DEFAULT_URL = `http://localhost:${DEFAULTS.server.port}`;
 
 /**
  * `restwell hooks send <source>`: builds a realistic delivery for the source's provider, signs it
@@ -35,11 +35,24 @@ export async function hooksSend(sourceName: string, options: HooksSendOptions): 
   }
   const body = options.file ? readFileSync(options.file) : undefined;
   const contentType = options.file && extname(options.file) === '.json' ? 'application/json' : undefined;
-  const sample = sampleRequest(sourceName, source, options.url ?? DEFAULT_URL, { text: options.text, body, contentType, origin: config.origin });
-  const res = await request(sample.url, { method: 'POST', headers: sample.headers, body: sample.body });
+  // The server this config describes (server.publicUrl, else its host and port), unless --url says otherwise.
+  const base = options.url ?? new ServerOrigin(config.server.publicUrl, config.server.host, config.server.port).url;
+  const sample = sampleRequest(sourceName, source, base, { text: options.text, body, contentType, origin: config.origin });
+  const res = await request(sample.url, { method: 'POST', headers: sample.headers, body: sample.body }).catch((err: unknown) => {
+    throw unreachable(sample.url, base, err);
+  });
   const text = await res.body.text();
   process.stdout.write(`POST ${sample.url}\nHTTP ${res.statusCode} ${res.headers['content-type'] ?? ''}\n${text}\n`);
   if (res.statusCode >= 300) process.exitCode = 1;
+}
+
+/** Why nothing answered at `url`, and how to point `hooks send` at the right server: one line, no stack. */
+function unreachable(url: string, base: string, err: unknown): InvalidArgumentError {
+  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  const reason = e.cause?.code ?? e.code ?? e.message ?? String(err);
+  return new InvalidArgumentError(
+    `could not send to ${url} (${reason}): is \`restwell serve\` running at ${base}? Pass the server's address with --url, e.g. --url http://localhost:3000`,
+  );
 }
 
 /** A ready-to-run `hooks send` command per source (the first four; the demo: sms and mail), for the start-up banner. */

@@ -42,3 +42,38 @@ describe('restwell keys with a bad config', () => {
     assert.equal(existsSync(db), false);
   });
 });
+
+describe('restwell keys create / clients create with a scope nothing checks', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'restwell-scopes-'));
+  const config = join(dir, 'restwell.yaml');
+  writeFileSync(config, 'server: { port: 9123, host: api.internal }\nresources:\n  characters:\n    fields:\n      name: { type: string }\n    access: { read: public, write: [characters:write] }\n');
+  const db = join(dir, 'scopes.db');
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', main, ...args, '--config', config, '--db', db], { encoding: 'utf8' });
+
+  it('keys create warns about each unknown scope, naming the likely one, and still creates the key', () => {
+    const res = run('keys', 'create', '--name', 'typo', '--scopes', 'charcters:write events:read billing:admin');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /^rw_/);
+    assert.match(res.stderr, /warning: scope "charcters:write" is not used by this server's config or routes, so it grants nothing; did you mean characters:write\?/);
+    assert.match(res.stderr, /warning: scope "billing:admin" is not used by this server's config or routes, so it grants nothing\n/);
+    assert.doesNotMatch(res.stderr, /"events:read"/, 'a scope the server checks draws no warning');
+    assert.match(run('keys', 'list').stdout, /typo\tcharcters:write events:read billing:admin/);
+  });
+
+  it('keys create with known scopes warns about nothing', () => {
+    const res = run('keys', 'create', '--name', 'fine', '--scopes', 'characters:write webhooks:write *');
+    assert.equal(res.status, 0, res.stderr);
+    assert.doesNotMatch(res.stderr, /warning/);
+  });
+
+  it('clients create warns the same way, and its curl names the configured server, or --url', () => {
+    const res = run('clients', 'create', '--name', 'svc', '--scopes', 'characters:wirte');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stderr, /warning: scope "characters:wirte" .*did you mean characters:write\?/);
+    assert.match(res.stderr, /grant_type=client_credentials http:\/\/api\.internal:9123\/oauth\/token\n/);
+    assert.equal(JSON.parse(res.stdout).scopes[0], 'characters:wirte');
+    const pointed = run('clients', 'create', '--name', 'svc2', '--scopes', 'characters:write', '--url', 'https://api.example.com/');
+    assert.equal(pointed.status, 0, pointed.stderr);
+    assert.match(pointed.stderr, /grant_type=client_credentials https:\/\/api\.example\.com\/oauth\/token\n/);
+  });
+});

@@ -4,6 +4,7 @@ import { scopesOf } from '../auth/access.js';
 import { parseKeyLifetime } from '../auth/api-keys.js';
 import { defineResources } from '../core/resource.js';
 import { invalidScopes, parseScopes } from '../auth/scopes.js';
+import { scopeCatalog, unknownScopeMessage, unknownScopes } from '../auth/scope-catalog.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { RestwellConfig } from '../config/types.js';
 import { storeOptions, withAuth, type StoreOptions } from './auth-store.js';
@@ -14,6 +15,15 @@ export function scopesOption(value: string): string[] {
   const bad = invalidScopes(scopes);
   if (bad.length) throw new InvalidArgumentError(`not valid scope tokens: ${bad.join(', ')}`);
   return scopes;
+}
+
+/**
+ * Warns on stderr about each scope nothing in `config` checks (a typo such as `charcters:write`
+ * would otherwise make a key that silently grants nothing), naming the likely scope. A warning,
+ * not a refusal: a config may start checking the scope later.
+ */
+export function warnUnknownScopes(scopes: string[], config: RestwellConfig): void {
+  for (const u of unknownScopes(scopes, scopeCatalog(defineResources(config), config))) process.stderr.write(`warning: ${unknownScopeMessage(u)}\n`);
 }
 
 function lifetimeOption(value: string): number {
@@ -44,7 +54,10 @@ export function keysCommand(): Command {
     .requiredOption('--scopes <scopes>', 'space-separated scopes, e.g. "characters:write"; "*" is admin', scopesOption)
     .option('--expires <duration>', 'lifetime such as 30d or 12h, at most 3650d; default never', lifetimeOption)
     .action(async (o: StoreOptions & { name: string; scopes: string[]; expires?: number }) => {
-      const { key, info } = await withAuth(o, (auth) => auth.apiKeys.create({ name: o.name, scopes: o.scopes, expiresInSeconds: o.expires }));
+      const { key, info } = await withAuth(o, (auth, config) => {
+        warnUnknownScopes(o.scopes, config);
+        return auth.apiKeys.create({ name: o.name, scopes: o.scopes, expiresInSeconds: o.expires });
+      });
       process.stderr.write(`Created API key ${info.id} (${info.name}; scopes: ${info.scopes.join(' ') || '(none)'}; expires: ${info.expiresAt ?? 'never'}).\nIt is shown only now; send it as "Authorization: Bearer <key>":\n`);
       process.stdout.write(`${key}\n`);
     });

@@ -15,6 +15,7 @@ import { restoreCommand } from './restore.js';
 import { hooksSend } from './hooks.js';
 import { hooksListen } from './hooks-listen.js';
 import { StartupError } from './startup-error.js';
+import { packageVersion } from './version.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -34,7 +35,10 @@ function seconds(value: string): number {
   return n;
 }
 
-const program = new Command('restwell').description('Resource-oriented HTTP API server with a webhook hub').showHelpAfterError();
+const program = new Command('restwell')
+  .description('Resource-oriented HTTP API server with a webhook hub')
+  .version(packageVersion(), '-V, --version', 'print the version')
+  .showHelpAfterError();
 
 program
   .command('serve')

@@ -63,6 +63,8 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
   if (local && !isWorker()) process.stderr.write(`restwell: ${local.warning}\n`);
   const workers = options.workers ?? 1;
   if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
+  // A busy port is said before the database is opened, created or migrated (workers share the primary's port).
+  if (!isWorker()) await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, options.dbWait);
   const { app } = server;
   if (!isWorker()) {
@@ -110,8 +112,9 @@ function stopOnSignals(server: RestwellServer): void {
 }
 
 /**
- * Fails now, in the primary, when the port cannot be bound: workers failing to listen one by one
- * would only be restarted, again and again. (Port 0 gives each worker the one port the primary picks.)
+ * Fails now, before any schema work, when the port cannot be bound: a busy port should not first
+ * create or migrate a database, and in the primary, workers failing to listen one by one would
+ * only be restarted, again and again. (Port 0 gives each worker the one port the primary picks.)
  */
 async function checkPort(port: number, host: string): Promise<void> {
   if (port === 0) return;
@@ -156,7 +159,10 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
       const left = giveUpAt - Date.now();
       if (waitSeconds === 0 || (left <= 0 && attempt > 1)) {
         const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
-        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} within ${waitSeconds}s (${attempts}): ${err.message}`);
+        const within = waitSeconds === 0 ? `(${attempts}, --db-wait 0)` : `within ${waitSeconds}s (${attempts})`;
+        // The cause's own "retry shortly" is advice for a request, not for a start-up that has given up.
+        const cause = err.message.replace(/; retry shortly$/, '');
+        throw new StoreUnavailableError(`could not reach the database at ${redact(config.database)} ${within}: ${cause}; check that it is running and reachable, or wait longer with --db-wait`);
       }
       const delay = Math.max(0, Math.min(5000, 250 * 2 ** attempt, left));
       process.stderr.write(`restwell: database at ${redact(config.database)} unavailable (attempt ${attempt}): ${err.message}; retrying in ${delay / 1000}s\n`);

@@ -4,6 +4,7 @@ import type { PageInput } from '../ui/page.js';
 import { renderPage } from '../ui/page.js';
 import { renderProblemPage } from '../ui/problem-page.js';
 import { negotiate } from './negotiate.js';
+import { MAX_LIMIT } from './page-size.js';
 
 /**
  * Sends a rendered HTML page with the headers every page carries: its Content-Security-Policy
@@ -33,6 +34,7 @@ function pageInput(request: FastifyRequest, base: string, body: Record<string, u
     resource,
     // A singular resource's path names its one record, not a collection.
     kind: m![2] || resource.singular ? 'record' : 'collection',
+    maxLimit: MAX_LIMIT,
     etag,
     idTypeOf: (field) => resources!.get(field.to ?? '')?.idType ?? 'integer',
   };

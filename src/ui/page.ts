@@ -16,6 +16,8 @@ export interface PageInput {
   /** The resource whose collection or record this is, when it is one: the page then has forms. */
   resource?: ResourceDefinition;
   kind?: 'collection' | 'record';
+  /** The largest `limit` the server's listings accept: the filter form's limit field stops there. */
+  maxLimit?: number;
   /** The record's ETag (of its JSON representation, which the browse script's writes ask for). */
   etag?: string;
   /** The id type of a reference field's target. */
@@ -34,7 +36,7 @@ export function renderPage(input: PageInput): string {
   const links = (body._links ?? {}) as Links;
   const parts: string[] = [`<h1>${escapeHtml(input.title)}</h1>`];
   const query = new URLSearchParams(input.title.includes('?') ? input.title.slice(input.title.indexOf('?') + 1) : '');
-  if (resource && kind === 'collection') parts.push(renderQueryForm(resource, query));
+  if (resource && kind === 'collection') parts.push(renderQueryForm(resource, query, input.maxLimit));
   parts.push(pager(links, base), linkTable(links, base), `<h2>Representation</h2><pre>${renderJson(body, base)}</pre>`, pager(links, base));
   const idTypeOf = input.idTypeOf ?? (() => 'integer');
   if (resource && kind === 'collection') parts.push(renderRecordForm(resource, { idTypeOf }));

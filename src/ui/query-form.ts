@@ -5,9 +5,11 @@ import { escapeHtml } from './html.js';
 /**
  * A GET form over a collection: filter rows (field, operator, value), sort and limit. It is a plain
  * form: each value input is named `field[op]` (or `field` for eq) when rendered; the browse script
- * renames it when its field or operator changes and leaves out empty inputs.
+ * renames it when its field or operator changes and leaves out empty inputs. Its limit goes up to
+ * `maxLimit`, the largest the server's listings accept, so the browser never offers a page size the
+ * server refuses.
  */
-export function renderQueryForm(resource: ResourceDefinition, query: URLSearchParams): string {
+export function renderQueryForm(resource: ResourceDefinition, query: URLSearchParams, maxLimit?: number): string {
   const names = ['id', ...resource.fields.filter((f) => f.type !== 'json').map((f) => f.name), 'createdAt', 'updatedAt'];
   const filters: Array<[string, string, string]> = [];
   for (const [key, value] of query) {
@@ -24,7 +26,7 @@ export function renderQueryForm(resource: ResourceDefinition, query: URLSearchPa
 <form method="get" action="/${escapeHtml(resource.name)}" class="rw-query-form">
 ${rows}
 <p><label for="q-sort">sort</label> <select id="q-sort" name="sort" data-optional>${sortOptions}</select>
-<label for="q-limit">limit</label> <input id="q-limit" name="limit" type="number" min="1" max="1000" step="1" data-optional value="${escapeHtml(query.get('limit') ?? '')}">
+<label for="q-limit">limit</label> <input id="q-limit" name="limit" type="number" min="1"${maxLimit ? ` max="${maxLimit}"` : ''} step="1" data-optional value="${escapeHtml(query.get('limit') ?? '')}">
 ${fields !== null ? `<input type="hidden" name="fields" value="${escapeHtml(fields)}">` : ''}<button type="submit">Apply</button> <a href="/${escapeHtml(resource.name)}">reset</a></p>
 </form></details>`;
 }

@@ -110,7 +110,7 @@ describe('restwell import', () => {
     ['invalid JSON', '{"posts": [', /^restwell: cannot import db\.json: it is not valid JSON: /],
     ['an array', '[{"id": 1}]', /^restwell: cannot import db\.json: the file must hold a JSON object .* it holds an array\n$/],
     ['nothing to serve', '{"$schema": "./schema.json"}', /^restwell: cannot import db\.json: it holds nothing to serve/],
-    ['string ids that are not URL-safe', '{"posts": [{"id": "a1b2"}, {"id": "a/b"}]}', /^restwell: cannot import db\.json: posts: row 1 has id "a\/b", which Restwell cannot keep: string ids are 1–64 characters/],
+    ['string ids that are not URL-safe', '{"posts": [{"id": "a1b2"}, {"id": "a/b"}]}', /^restwell: cannot import db\.json: posts: row 2 has id "a\/b", which Restwell cannot keep: string ids are 1–64 characters/],
     ['a reserved collection name', '{"events": [{"id": 1}]}', /^restwell: cannot import db\.json: events: "events" is a path the server itself serves; choose another name\n$/],
   ] as const) {
     it(`refuses ${what} with one clear message, exit code 1, and writes nothing`, () => {
@@ -129,15 +129,15 @@ for (const engine of engines) {
   describe(`restwell import holds the file to valid Unicode and unique member names (${engine.name})`, () => {
     const cases: Array<[string, Buffer, RegExp]> = [
       ['invalid UTF-8 bytes', Buffer.concat([Buffer.from('{"posts": [{"id": 1, "title": "ok"}, {"id": 7, "title": "caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]),
-        /^restwell: cannot import db\.json: posts: row 1 \(id 7\): title is not valid UTF-8 \(the first bad byte is at offset 60\)/],
+        /^restwell: cannot import db\.json: posts: row 2 \(id 7\): title is not valid UTF-8 \(the first bad byte is at offset 60\)/],
       ['an encoded surrogate (ED A0 80)', Buffer.concat([Buffer.from('{"posts": [{"id": "a", "tags": ["x", "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"]}]}')]),
-        /^restwell: cannot import db\.json: posts: row 0 \(id "a"\): tags\/1 is not valid UTF-8/],
+        /^restwell: cannot import db\.json: posts: row 1 \(id "a"\): tags\/1 is not valid UTF-8/],
       ['a lone surrogate escape', Buffer.from('{"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "a"}, {"id": 3, "title": "x\\udc00"}]}'),
-        /^restwell: cannot import db\.json: posts: row 2 \(id 3\): title holds an unpaired UTF-16 surrogate/],
+        /^restwell: cannot import db\.json: posts: row 3 \(id 3\): title holds an unpaired UTF-16 surrogate/],
       ['a lone surrogate in a member name', Buffer.from('{"posts": [{"id": 1, "\\ud800": "a"}]}'),
-        /^restwell: cannot import db\.json: posts: row 0 \(id 1\): \\uD800 holds an unpaired UTF-16 surrogate/],
+        /^restwell: cannot import db\.json: posts: row 1 \(id 1\): \\uD800 holds an unpaired UTF-16 surrogate/],
       ['a repeated member name in a row', Buffer.from('{"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "b", "title": "c"}]}'),
-        /^restwell: cannot import db\.json: posts: row 1 \(id 2\): title repeats a member name of its object/],
+        /^restwell: cannot import db\.json: posts: row 2 \(id 2\): title repeats a member name of its object/],
       ['a repeated collection', Buffer.from('{"posts": [{"id": 1}], "posts": [{"id": 2}]}'),
         /^restwell: cannot import db\.json: posts repeats a member name of its object/],
     ];

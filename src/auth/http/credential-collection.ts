@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/errors.js';
 import { sendRepresentation } from '../../http/respond.js';
 import type { AuthContext } from './auth-context.js';
 import { parseCredentialInput, type CredentialInput } from './credential-input.js';
+import { scopeCatalog, unknownScopeMessage, unknownScopes } from '../scope-catalog.js';
 
 /** What an admin-only collection of credentials (API keys, OAuth clients) is made of. */
 export interface CredentialCollection<Info> {
@@ -38,10 +39,16 @@ export function credentialHandlers<Info>(c: CredentialCollection<Info>) {
     return info;
   };
   return {
-    create: (ctx: AuthContext) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const { info, secret } = await c.create(ctx, parseCredentialInput(request.body, c.allowExpiry));
-      reply.header('cache-control', 'no-store');
-      return sendRepresentation(request, reply, 201, { ...c.hal(info), ...secret }, { location: `${c.path}/${c.id(info)}` });
+    create: (ctx: AuthContext) => {
+      const catalog = scopeCatalog(ctx.resources.values(), ctx.config);
+      return async (request: FastifyRequest, reply: FastifyReply) => {
+        const input = parseCredentialInput(request.body, c.allowExpiry);
+        const { info, secret } = await c.create(ctx, input);
+        // A scope nothing checks is kept (a config may start using it later) but said, never refused.
+        const warnings = unknownScopes(input.scopes, catalog).map(unknownScopeMessage);
+        reply.header('cache-control', 'no-store');
+        return sendRepresentation(request, reply, 201, { ...c.hal(info), ...secret, ...(warnings.length ? { warnings } : {}) }, { location: `${c.path}/${c.id(info)}` });
+      };
     },
     list: (ctx: AuthContext) => async (request: FastifyRequest, reply: FastifyReply) => {
       const all = await c.list(ctx);

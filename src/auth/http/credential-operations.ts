@@ -104,7 +104,17 @@ function credentialOperations(c: Credential): Record<string, (ctx: SchemaContext
           description: `Created; the body carries the ${c.secret.name}, once`,
           headers: { Location: header(ctx, 'location'), 'Cache-Control': header(ctx, 'cache-control') },
           content: representations({
-            allOf: [c.member(ctx), { type: 'object', required: [c.secret.name], properties: { [c.secret.name]: { type: 'string', description: c.secret.description } } }],
+            allOf: [
+              c.member(ctx),
+              {
+                type: 'object',
+                required: [c.secret.name],
+                properties: {
+                  [c.secret.name]: { type: 'string', description: c.secret.description },
+                  warnings: { type: 'array', items: { type: 'string' }, description: 'Present when a scope it was given is one nothing on this server checks (see GET /api-keys/scopes): it grants nothing, and may be a typo' },
+                },
+              },
+            ],
           }),
         },
       },
@@ -132,12 +142,44 @@ function credentialOperations(c: Credential): Record<string, (ctx: SchemaContext
 const keys = credentialOperations(API_KEY);
 const clients = credentialOperations(OAUTH_CLIENT);
 
+const scopeEntry = {
+  type: 'object',
+  required: ['scope', 'group', 'description'],
+  properties: {
+    scope: { type: 'string', description: 'The scope token' },
+    group: { type: 'string', enum: ['resource', 'events', 'webhooks', 'metrics', 'admin'], description: 'What part of the API it opens' },
+    description: { type: 'string', description: 'What a token holding it may do' },
+    resources: { type: 'array', items: { type: 'string' }, description: 'For resource scopes: the collections whose access rules name it' },
+  },
+};
+
+/** `GET /api-keys/scopes`: the scope catalog. */
+function listScopes(ctx: SchemaContext): OperationDoc {
+  return {
+    description:
+      'Every scope this server checks: those the collections\' access rules name, `events:read`, `webhooks:read`, `webhooks:write`, `metrics:read` (when a token guards /metrics) and the admin scope `*`. A key or client may be given other scopes, but they grant nothing here.',
+    responses: {
+      '200': {
+        description: 'The scopes, the collections\' first, in config order',
+        content: representations({
+          type: 'object',
+          required: ['_links', 'count', 'scopes'],
+          properties: { _links: linksSchema(ctx, ['self'], ['self'], 'self'), count: { type: 'integer', minimum: 0 }, scopes: { type: 'array', items: scopeEntry } },
+        }),
+      },
+    },
+    problems: ['unavailable'],
+    tag: 'api-keys',
+  };
+}
+
 /** The admin-only credential collections (/api-keys, /oauth/clients), by operationId. */
 export const CREDENTIAL_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationDoc> = {
   listApiKeys: keys.list!,
   createApiKey: keys.create!,
   getApiKey: keys.read!,
   revokeApiKey: keys.delete!,
+  listScopes,
   listOAuthClients: clients.list!,
   createOAuthClient: clients.create!,
   getOAuthClient: clients.read!,

@@ -8,6 +8,7 @@ import { clientHandlers as clients } from './clients-resource.js';
 import { meHandler, meOperation } from './me.js';
 import { introspectionEndpoint } from './introspection-endpoint.js';
 import { revocationEndpoint } from './revocation-endpoint.js';
+import { scopeCatalogHandler } from './scope-catalog-route.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { authorizationServerMetadata, jwksDocument } from './well-known.js';
 
@@ -31,6 +32,7 @@ export function authRoutes(): Route<AuthContext>[] {
     { method: 'DELETE', path: '/oauth/clients/:id', operationId: 'deleteOAuthClient', summary: 'Delete an OAuth client (its tokens stop working)', handler: clients.remove, kind: 'delete', access: admin },
     { method: 'GET', path: '/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', handler: keys.list, kind: 'list', access: admin },
     { method: 'POST', path: '/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is in the response, once)', handler: keys.create, kind: 'create', access: admin, secretResponse: true },
+    { method: 'GET', path: '/api-keys/scopes', operationId: 'listScopes', summary: 'The scopes this server checks, with what each grants (for picking a key\'s or client\'s scopes)', handler: scopeCatalogHandler, kind: 'meta', access: admin },
     { method: 'GET', path: '/api-keys/:id', operationId: 'getApiKey', summary: 'Read an API key', handler: keys.read, kind: 'read', access: admin },
     { method: 'DELETE', path: '/api-keys/:id', operationId: 'revokeApiKey', summary: 'Revoke an API key', handler: keys.remove, kind: 'delete', access: admin },
   ], { ...OAUTH_OPERATIONS, ...CREDENTIAL_OPERATIONS, getMe: meOperation });

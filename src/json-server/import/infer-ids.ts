@@ -27,17 +27,18 @@ export function inferIds(rows: Array<Record<string, unknown>>): InferredIds {
   const ids: RecordId[] = [];
   for (const [i, id] of raw.entries()) {
     const kept = strings || allUuids ? asId(strings ? 'string' : 'uuid', id) : typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 ? id : asId('integer', id);
-    if (kept === undefined) return { problem: strings ? describeBadString(id as string, i) : describeBadId(id, i) };
+    if (kept === undefined) return { problem: strings ? describeBadString(id as string, i + 1) : describeBadId(id, i + 1) };
     ids.push(kept);
   }
   const seen = new Set<RecordId>();
   for (const [i, id] of ids.entries()) {
-    if (seen.has(id)) return { problem: `row ${i} repeats id ${JSON.stringify(raw[i])}; ids must be unique` };
+    if (seen.has(id)) return { problem: `row ${i + 1} repeats id ${JSON.stringify(raw[i])}; ids must be unique` };
     seen.add(id);
   }
   return { idType: strings ? 'string' : allUuids ? 'uuid' : 'integer', ids };
 }
 
+/** `row` counts from 1, as a person counts the rows of a file. */
 function describeBadString(id: string, row: number): string {
   return (
     `row ${row} has id ${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id)}, which Restwell cannot keep: string ids are ${STRING_ID_RULE} ` +

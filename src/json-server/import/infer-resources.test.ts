@@ -63,16 +63,16 @@ describe('inferring resources from a json-server db.json', () => {
   });
 
   it('refuses ids Restwell cannot keep, naming the collection and row', () => {
-    assert.match(problems({ notes: [{ id: 'a1b2' }, { id: 'a b' }] }), /notes: row 1 has id "a b", which Restwell cannot keep: string ids are 1–64 characters of A-Z a-z 0-9 _ -/);
-    assert.match(problems({ notes: [{ id: 'x'.repeat(65) }] }), /notes: row 0 has id "x{65}", which Restwell cannot keep/);
-    assert.match(problems({ notes: [{ id: '' }] }), /notes: row 0 has id "", which Restwell cannot keep/);
+    assert.match(problems({ notes: [{ id: 'a1b2' }, { id: 'a b' }] }), /notes: row 2 has id "a b", which Restwell cannot keep: string ids are 1–64 characters of A-Z a-z 0-9 _ -/);
+    assert.match(problems({ notes: [{ id: 'x'.repeat(65) }] }), /notes: row 1 has id "x{65}", which Restwell cannot keep/);
+    assert.match(problems({ notes: [{ id: '' }] }), /notes: row 1 has id "", which Restwell cannot keep/);
     // Numbers and strings do not mix: json-server's loose matching made 1 and "1" the same id.
-    assert.match(problems({ notes: [{ id: 1 }, { id: 'a1b2c3d' }] }), /notes: row 1 has id "a1b2c3d", which Restwell cannot keep: .*numbers and strings do not mix/);
-    assert.match(problems({ notes: [{ id: 'a1b2' }, { id: 'a1b2' }] }), /notes: row 1 repeats id "a1b2"/);
-    assert.match(problems({ notes: [{ id: 1 }, { id: 1.5 }] }), /notes: row 1 has id 1\.5/);
-    assert.match(problems({ notes: [{ id: 1 }, { title: 'x' }] }), /notes: row 1 has no id/);
-    assert.match(problems({ notes: [{ id: 1 }, { id: '1' }] }), /notes: row 1 repeats id "1"/);
-    assert.match(problems({ notes: [{ id: UUID_A }, { id: 3 }] }), /notes: row 0 has id/);
+    assert.match(problems({ notes: [{ id: 1 }, { id: 'a1b2c3d' }] }), /notes: row 2 has id "a1b2c3d", which Restwell cannot keep: .*numbers and strings do not mix/);
+    assert.match(problems({ notes: [{ id: 'a1b2' }, { id: 'a1b2' }] }), /notes: row 2 repeats id "a1b2"/);
+    assert.match(problems({ notes: [{ id: 1 }, { id: 1.5 }] }), /notes: row 2 has id 1\.5/);
+    assert.match(problems({ notes: [{ id: 1 }, { title: 'x' }] }), /notes: row 2 has no id/);
+    assert.match(problems({ notes: [{ id: 1 }, { id: '1' }] }), /notes: row 2 repeats id "1"/);
+    assert.match(problems({ notes: [{ id: UUID_A }, { id: 3 }] }), /notes: row 1 has id/);
   });
 
   it('makes <singular>Id fields references when every value is an id of that collection', () => {
@@ -144,10 +144,10 @@ describe('inferring resources from a json-server db.json', () => {
     assert.match(problems({ posts: [{ id: 1, 'first-name': 'a' }] }), /posts: field "first-name" cannot be a Restwell field name/);
     assert.match(problems({ posts: [{ id: 1, createdAt: 'yesterday' }] }), /posts: field "createdAt" clashes with the member Restwell sets on every record \(it is kept as the record's own createdAt when every value is an RFC 3339 date-time/);
     assert.match(problems({ posts: [{ id: 1, version: 2 }] }), /posts: field "version" clashes with the member Restwell sets on every record; rename it/);
-    assert.match(problems({ posts: [1, 2] }), /posts: row 0 is 1, not an object/);
+    assert.match(problems({ posts: [1, 2] }), /posts: row 1 is 1, not an object/);
     const both = problems({ a: [{ id: 'x/1' }], b: [{ id: 'y?' }] });
-    assert.match(both, /a: row 0/);
-    assert.match(both, /b: row 0/);
+    assert.match(both, /a: row 1/);
+    assert.match(both, /b: row 1/);
   });
 
   it('pluralizes foreign keys as json-server does for common nouns', () => {

@@ -77,7 +77,7 @@ function inferCollection(name: string, value: unknown[], problems: string[]): In
   }
   const bad = value.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
   if (bad >= 0) {
-    problems.push(`${name}: row ${bad} is ${JSON.stringify(value[bad])?.slice(0, 40) ?? 'undefined'}, not an object; a collection holds objects with ids`);
+    problems.push(`${name}: row ${bad + 1} is ${JSON.stringify(value[bad])?.slice(0, 40) ?? 'undefined'}, not an object; a collection holds objects with ids`);
     return undefined;
   }
   const records = value as Array<Record<string, unknown>>;
