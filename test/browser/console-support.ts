@@ -54,7 +54,7 @@ export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of (401|403|404|409|412|422)/.test(m.text()) && !isAxeNoise(page, m.text())) errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !/status of (401|403|404|409|412|422)/.test(m.text()) && !isAxeNoise(m)) errors.push(`console: ${m.text()}`);
   });
   return errors;
 }
