@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, linkSync, renameSync, unlinkSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, unlinkSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { defineResources } from '../core/resource.js';
 import { writeDataFile } from '../json-server/export/write-data-file.js';
 import { IMPORT_MARKER, type ImportMarker } from '../json-server/import/load-import.js';
+import { BackupError, placeFile } from '../store/backup-file.js';
 import { openStore } from '../store/open.js';
 import { StartupError } from './startup-error.js';
 import { defaultConfigFile } from './import-file.js';
@@ -51,8 +52,12 @@ export async function exportCommand(file: string, options: ExportCommandOptions)
     });
     stream.end();
     await once(stream, 'close');
-    if (options.force) renameSync(temp, file);
-    else place(temp, file);
+    try {
+      placeFile(temp, file, options.force ?? false);
+    } catch (err) {
+      if (err instanceof BackupError) throw new StartupError(err.message);
+      throw err;
+    }
     const marker: ImportMarker = { sha256: hash.digest('hex'), importedAt: exportedAt, collections: Object.keys(counts), counts, kind: 'export' };
     await store.putDocument(IMPORT_MARKER, resolve(file), { ...marker });
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -62,20 +67,4 @@ export async function exportCommand(file: string, options: ExportCommandOptions)
     if (existsSync(temp)) unlinkSync(temp);
     await store.close();
   }
-}
-
-/** Moves the finished file into place unless one appeared there meanwhile (a link fails on an existing name, where a rename would replace it). */
-function place(temp: string, file: string): void {
-  try {
-    linkSync(temp, file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new StartupError(`${file} exists; nothing was written (--force overwrites it)`);
-    // A file system without hard links: checked, then renamed (a file appearing in between would be replaced).
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
-    if (existsSync(file)) throw new StartupError(`${file} exists; nothing was written (--force overwrites it)`);
-    renameSync(temp, file);
-    return;
-  }
-  unlinkSync(temp);
 }
