@@ -94,8 +94,10 @@ export function lineChart({ key, title, unit, height = 180, sparkline = false, d
       select: { show: false },
       padding: sparkline ? [4, 2, 4, 2] : [10, 10, 0, 0],
       // From zero, with headroom, never flatter than a readable minimum (an idle chart still has ticks).
-      scales: { x: { time: true }, y: { range: (_, min, max) => [Math.min(0, min ?? 0), unit === 'ratio' ? 1 : Math.max(MIN_TOP[unit] ?? 1, (max ?? 0) * 1.1)] } },
-      axes: sparkline ? [{ show: false }, { show: false }] : [axis, { ...axis, size: 60, values: (_, ticks) => ticks.map((t) => formatValue(t, unit)) }],
+      // At least the last ten minutes across, so a young history reads in minutes, not in years.
+      // (From the samples themselves: for a single one uPlot proposes a span of days.)
+      scales: { x: { time: true, range: (self) => timeSpan(self.data[0]) }, y: { range: (_, min, max) => [Math.min(0, min ?? 0), unit === 'ratio' ? 1 : Math.max(MIN_TOP[unit] ?? 1, (max ?? 0) * 1.1)] } },
+      axes: sparkline ? [{ show: false }, { show: false }] : [axis, { ...axis, size: labelWidth, values: (_, ticks) => ticks.map((t) => formatValue(t, unit)) }],
       series: [
         {},
         ...labels.map((label, i) => ({
@@ -150,6 +152,18 @@ export function lineChart({ key, title, unit, height = 180, sparkline = false, d
   live.add(chart);
   watchScheme();
   return chart;
+}
+
+/** The x range for sample times `t` (seconds): theirs, but never under ten minutes, ending at the newest. */
+function timeSpan(t) {
+  const hi = t.length ? t[t.length - 1] : Date.now() / 1000;
+  return [Math.min(t.length ? t[0] : hi, hi - 600), hi];
+}
+
+/** The room a y axis needs for its longest tick label (uPlot's fixed default cuts "1000 ms"). */
+function labelWidth(_, values) {
+  const longest = Math.max(0, ...(values ?? []).map((v) => String(v).length));
+  return Math.max(40, Math.ceil(longest * 7.5) + 18);
 }
 
 /** The latest value of a series (its last non-null one) and its peak. */
