@@ -11,6 +11,7 @@ import { credentialsView } from './views/credentials.js';
 import { signInView } from './views/signin.js';
 import { dashboardView } from './views/dashboard.js';
 import { applyTheme, themeToggle } from './theme.js';
+import { me } from './rights.js';
 
 applyTheme();
 
@@ -49,9 +50,13 @@ function header() {
     // The dashboard is for signed-in tabs; an anonymous `#/` is the collections home.
     h('ul', {}, SECTIONS.filter(([p]) => p !== '/' || token()).map(([p, label]) => {
       const active = p === '/' ? path === '/' : p === '/c' ? path === '/c' || path.startsWith('/c/') || (path === '/' && !token()) : path.startsWith(p);
-      return h('li', {}, h('a', { href: `#${p}`, 'aria-current': active ? 'page' : undefined }, label));
+      return h('li', { 'data-section': p }, h('a', { href: `#${p}`, 'aria-current': active ? 'page' : undefined }, label));
     })),
   );
+  // A token that may not read the metrics has no dashboard to go to (`#/` shows it the collections).
+  me().then((rights) => {
+    if (rights && !rights.metrics) document.querySelector('#nav li[data-section="/"]')?.remove();
+  });
   const session = document.getElementById('session');
   if (token()) {
     fill(session, themeToggle(), h('span', { class: 'who' }, `Signed in (${tokenKind() ?? 'token'})`), ' ', h('button', { type: 'button', id: 'sign-out', onclick: () => {

@@ -156,13 +156,14 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
     await checkScreen(page, 'console-inbox-health', t);
   });
 
-  it('a token that may not read the metrics gets the collections at #/ and no sparklines', async () => {
+  it('a token that may not read the metrics gets the collections at #/, no Dashboard link and no sparklines', async () => {
     const key = (await env.server.context.auth.apiKeys.create({ name: 'writer', scopes: ['characters:write', 'webhooks:read', 'webhooks:write'] })).key;
     const other = await browser.newPage({ width: 1280 });
     const otherErrors = watchErrors(other);
     await signInWithKey(other, env.base, key);
     await other.getByRole('heading', { name: 'Collections' }).waitFor();
     assert.equal(await other.locator('[data-chart]').count(), 0);
+    await other.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).waitFor({ state: 'detached' });
     assert.deepEqual(otherErrors, []);
   });
 });
