@@ -7,7 +7,7 @@ import { mayRead } from '../resources/http/record-request.js';
 import { createHttpServer } from '../http/connections.js';
 import { checkPostPreconditions } from '../http/conditional.js';
 import { handleError, handleNotFound } from '../http/errors.js';
-import { registerMethodFallbacks } from './method-fallbacks.js';
+import { headWithoutBody, registerMethodFallbacks } from './method-fallbacks.js';
 import { jsonBodyParser } from '../http/json-body.js';
 import { parseMediaType } from '../http/media-type.js';
 import { sendProblem } from '../http/problems.js';
@@ -78,6 +78,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.register(async (scope) => {
     const unmatched = unmatchedHook(scope, ctx);
     if (unmatched) scope.addHook('onResponse', unmatched);
+    // Only unmatched requests reach this scope's hooks: a HEAD of nothing is GET's 404 without the body.
+    scope.addHook('onSend', headWithoutBody);
     scope.setNotFoundHandler(handleNotFound);
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { NotFoundError } from '../core/errors.js';
 import { JSON_BODY_TYPES, PATCH_TYPES } from '../http/body-types.js';
 import type { CorsPolicy } from '../http/cors.js';
@@ -47,6 +47,7 @@ function registerPath(app: FastifyInstance, path: string, routes: Route<AppConte
   app.route({
     method: others as any,
     url: path,
+    onSend: headWithoutBody,
     handler: async (request, reply) => {
       if (catchAll && (await catchAll(request, reply))) return reply;
       reply.header('allow', allow);
@@ -54,6 +55,17 @@ function registerPath(app: FastifyInstance, path: string, routes: Route<AppConte
     },
   });
 }
+
+/**
+ * A HEAD answered here (405, or a catch-all's 404) gets the headers its GET would get, Content-Length
+ * included, and no body: what Fastify does for the HEAD routes it derives from GET. Node's server
+ * drops a HEAD body on the wire anyway; this keeps the answer the same for every transport (inject too).
+ */
+export const headWithoutBody: onSendHookHandler = (request, reply, payload, done) => {
+  if (request.method !== 'HEAD' || payload === null || payload === undefined) return done(null, payload);
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) reply.header('content-length', String(Buffer.byteLength(payload)));
+  done(null, null);
+};
 
 /** Answers the 404 an OPTIONS request gets when its path names nothing; resolves whether it did. */
 type Existence = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
