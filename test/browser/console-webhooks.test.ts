@@ -78,7 +78,8 @@ describe('web console: webhook inbox, outbound endpoints managed, and the live e
     await row.getByRole('link', { name: id }).click();
     await page.getByRole('heading', { name: `Delivery ${id}` }).waitFor();
     const main = page.locator('main');
-    assert.match(await main.innerText(), /already used by \/messages\//);
+    // The heading comes first ("Loading…" below it); the delivery's details follow.
+    await main.getByText(/already used by \/messages\//).first().waitFor();
     assert.match(await page.getByRole('row', { name: /^authorization/ }).innerText(), /\[redacted\]/);
     assert.doesNotMatch(await main.innerText(), /cG9zdG1hcms6/, 'the Basic credentials are not shown');
     assert.match(await main.getByLabel('Payload', { exact: true }).innerText(), /"Subject": "Mmm, donuts"/);
