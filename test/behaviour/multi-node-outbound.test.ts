@@ -89,8 +89,9 @@ describe('outbound webhooks from two nodes on one PostgreSQL database', { skip: 
     // The first request is held open until the test lets go (after its sender is dead); the rest succeed.
     const receiver = await startReceiver({ reply: async (req) => (req.n === 0 ? (await held, 204) : 204) });
     const db = postgres!.freshUrl();
-    // The send timeout outlasts the hold (the first node must not give up on its own); the lease is connect + timeout + a margin.
-    const config = configFile(outboundConfig({ ...FAST_OUTBOUND, timeout: '10s' }));
+    // The send timeout outlasts the hold (the first node must not give up on its own, even when the
+    // second takes long to start on a loaded machine); the lease is connect + timeout + a margin.
+    const config = configFile(outboundConfig({ ...FAST_OUTBOUND, timeout: '30s' }));
     const first: OutboundNode = await startNode(db, config);
     let second: OutboundNode | undefined;
     try {
