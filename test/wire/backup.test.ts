@@ -13,11 +13,11 @@ import { ROOT, startServe } from '../support-process.js';
 // No rate limit: the writers send more than the default 1000 a minute.
 const CONFIG = 'auth:\n  rateLimit: false\nresources:\n  notes:\n    fields:\n      text: { type: string, required: true }\n    access: { read: public, write: public }\n';
 
-/** Runs the real CLI (from source) without blocking this process, so the writers keep writing meanwhile. */
+/** Runs the real CLI (`node bin/restwell.js`, as users do) without blocking this process, so the writers keep writing meanwhile. */
 function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const { DATABASE_URL: _ignored, RESTWELL_CONFIG: _none, ...env } = process.env;
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['bin/restwell.js', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
