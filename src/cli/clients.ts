@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { storeOptions, withAuth, type StoreOptions } from './auth-store.js';
 import { scopesOption, warnUnknownScopes } from './keys.js';
-import { ServerOrigin } from '../http/server-origin.js';
+import { serverBaseUrl } from './server-url.js';
 
 /** `restwell clients …`: register, list and delete OAuth 2.0 clients (client credentials grant). */
 export function clientsCommand(): Command {
@@ -15,7 +15,7 @@ export function clientsCommand(): Command {
       let base = '';
       const { clientSecret, info } = await withAuth(o, (auth, config) => {
         warnUnknownScopes(o.scopes, config);
-        base = o.url?.replace(/\/+$/, '') ?? new ServerOrigin(config.server.publicUrl, config.server.host, config.server.port).url;
+        base = serverBaseUrl(config.server, o.url);
         return auth.clients.create({ name: o.name, scopes: o.scopes });
       });
       process.stderr.write(`The secret is shown only now. Get a token with:\n  curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials ${base}/oauth/token\n`);

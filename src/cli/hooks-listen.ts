@@ -5,6 +5,7 @@ import { DEFAULTS } from '../config/defaults.js';
 import { loadConfig } from '../config/load.js';
 import { verifyStandardWebhooks } from '../webhooks/inbound/verifiers/standard-webhooks.js';
 import { endpointSecretError, generateEndpointSecret } from '../webhooks/outbound/secrets.js';
+import { serverBaseUrl } from './server-url.js';
 
 /** Options of `restwell hooks listen`. */
 export interface HooksListenOptions {
@@ -132,21 +133,14 @@ export async function startHooksListener(options: HooksListenOptions, out: Write
 
 /**
  * Where the Restwell server listens, for the printed `curl` and `--register`: `--url`; else the
- * `PORT` variable and the config's `server.port`/`host` (with `--config` or RESTWELL_CONFIG), as
- * `serve` reads them (PORT first); else the default, `http://localhost:8080`.
+ * config's (with `--config` or RESTWELL_CONFIG), with `PORT` first as `serve` reads it; else the
+ * demo's, on `PORT` or 8080.
  */
 export function serverUrl(options: Pick<HooksListenOptions, 'url' | 'config'>, env: NodeJS.ProcessEnv = process.env): string {
-  if (options.url) return options.url.replace(/\/+$/, '');
   const file = options.config ?? env.RESTWELL_CONFIG;
-  let port = env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : DEFAULTS.server.port;
-  let host = 'localhost';
-  if (file) {
-    const { server } = loadConfig({ file, env });
-    port = server.port;
-    // An "every interface" address is reached as localhost from this machine.
-    if (server.host && !['0.0.0.0', '::', '[::]'].includes(server.host)) host = server.host.includes(':') ? `[${server.host}]` : server.host;
-  }
-  return `http://${host}:${port}`;
+  if (file && !options.url) return serverBaseUrl(loadConfig({ file, env }).server);
+  const port = env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : DEFAULTS.server.port;
+  return serverBaseUrl({ ...DEFAULTS.server, port }, options.url);
 }
 
 /** What `hooks listen` prints at start: where it listens and, unless it registered itself, how to point an endpoint at it. */

@@ -7,10 +7,10 @@ import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { RestwellConfig } from '../config/types.js';
 import { databaseLocation } from '../store/database-location.js';
-import { ServerOrigin } from '../http/server-origin.js';
 import { cliConfigEnv } from '../webhooks/inbound/demo-secrets.js';
 import { findProvider } from '../webhooks/inbound/providers/registry.js';
 import { sampleRequest } from '../webhooks/inbound/sample-request.js';
+import { serverBaseUrl } from './server-url.js';
 
 /** Options of `restwell hooks send`. */
 export interface HooksSendOptions {
@@ -36,7 +36,7 @@ export async function hooksSend(sourceName: string, options: HooksSendOptions): 
   const body = options.file ? readFileSync(options.file) : undefined;
   const contentType = options.file && extname(options.file) === '.json' ? 'application/json' : undefined;
   // The server this config describes (server.publicUrl, else its host and port), unless --url says otherwise.
-  const base = options.url ?? new ServerOrigin(config.server.publicUrl, config.server.host, config.server.port).url;
+  const base = serverBaseUrl(config.server, options.url);
   const sample = sampleRequest(sourceName, source, base, { text: options.text, body, contentType, origin: config.origin });
   const res = await request(sample.url, { method: 'POST', headers: sample.headers, body: sample.body }).catch((err: unknown) => {
     throw unreachable(sample.url, base, err);

@@ -15,7 +15,7 @@ import { restoreCommand } from './restore.js';
 import { hooksSend } from './hooks.js';
 import { hooksListen } from './hooks-listen.js';
 import { StartupError } from './startup-error.js';
-import { packageVersion } from './version.js';
+import { PACKAGE } from '../app/openapi/document.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -37,7 +37,7 @@ function seconds(value: string): number {
 
 const program = new Command('restwell')
   .description('Resource-oriented HTTP API server with a webhook hub')
-  .version(packageVersion(), '-V, --version', 'print the version')
+  .version(PACKAGE.version, '-V, --version', 'print the version')
   .showHelpAfterError();
 
 program

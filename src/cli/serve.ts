@@ -61,10 +61,10 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
   const { notice } = opened;
   // Said before anything else, in every process mode and whatever the log level: the guard is open.
   if (local && !isWorker()) process.stderr.write(`restwell: ${local.warning}\n`);
-  const workers = options.workers ?? 1;
-  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
   // A busy port is said before the database is opened, created or migrated (workers share the primary's port).
   if (!isWorker()) await checkPort(config.server.port, config.server.host);
+  const workers = options.workers ?? 1;
+  if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
   const server = await startServer(config, options.dbWait);
   const { app } = server;
   if (!isWorker()) {
@@ -130,7 +130,6 @@ async function checkPort(port: number, host: string): Promise<void> {
  * nothing to change), then supervises the workers until SIGTERM/SIGINT.
  */
 async function supervise(config: RestwellConfig, workers: number, dbWait?: number, configFile?: string, notice?: string): Promise<void> {
-  await checkPort(config.server.port, config.server.host);
   const server = await startServer(config, dbWait);
   const resources = [...server.app.restwell.resources.values()];
   for (const line of server.sync.applied) process.stderr.write(`restwell: schema: ${line}\n`);
