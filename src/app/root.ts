@@ -11,6 +11,9 @@ export function apiRoot(ctx: AppContext) {
     links.events = { href: '/events', title: 'The event log: every change, oldest first' };
     links['webhook-endpoints'] = { href: '/webhook-endpoints', title: 'Outbound webhooks: the URLs events are sent to, and what was sent' };
     links['service-desc'] = { href: '/openapi.json', title: 'This API in OpenAPI 3.1' };
+    links['event-types'] = { href: '/event-types', title: 'Every event type, with the JSON Schema of its payload and an example' };
+    // `asyncapi` may be a collection's name (unlike event-types, it is not reserved): the collection's link wins.
+    links.asyncapi ??= { href: '/asyncapi.json', title: 'The event stream and the webhooks in AsyncAPI 3.0' };
     links.console = { href: '/_/', title: 'The web console: browse and edit records, inspect webhooks and events, manage credentials' };
     links['service-doc'] = { href: '/docs', title: 'API documentation' };
     links['problem-types'] = { href: '/problems/{code}', templated: true, title: 'Documentation of every error type' };

@@ -10,6 +10,9 @@ import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
 import type { AppContext } from './context.js';
 import { consoleRoutes } from './console-routes.js';
+import { serveAsyncApi } from './asyncapi/asyncapi-route.js';
+import { CATALOG_OPERATIONS } from './catalog/catalog-operations.js';
+import { serveEventTypes } from './catalog/event-types-route.js';
 import { serveDocs, serveOpenApi } from './openapi/handler.js';
 import { META_OPERATIONS } from './openapi/meta-operations.js';
 import { rootHandler, staticSiteRoutes } from './static-routes.js';
@@ -33,8 +36,10 @@ export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: 
         { method: 'GET', path: '/problems/:code', operationId: 'getProblemType', summary: 'Documentation of one problem type', handler: problemDoc, kind: 'meta' },
         { method: 'GET', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This API described in OpenAPI 3.1', handler: (c) => serveOpenApi(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
         { method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Readable API documentation (HTML)', handler: (c) => serveDocs(c, routeTable(c.resources.values(), c.config)), kind: 'meta' },
+        { method: 'GET', path: '/event-types', operationId: 'getEventTypes', summary: 'Every event type the API emits, with the JSON Schema of its payload and an example', handler: serveEventTypes, kind: 'meta' },
+        { method: 'GET', path: '/asyncapi.json', operationId: 'getAsyncApi', summary: 'The event stream and the webhooks described in AsyncAPI 3.0', handler: serveAsyncApi, kind: 'meta' },
       ],
-      META_OPERATIONS,
+      { ...META_OPERATIONS, ...CATALOG_OPERATIONS },
     ),
     ...consoleRoutes(),
     ...opsRoutes(config),

@@ -190,7 +190,7 @@ function describeErrors(errors: NonNullable<typeof validateSchema.errors>): stri
 }
 
 /** Top-level paths the server itself serves; no resource may take them. */
-const RESERVED = ['events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'webhook-endpoints', 'well-known', 'me'];
+const RESERVED = ['events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'webhook-endpoints', 'well-known', 'me', 'event-types'];
 
 function checkReferences(config: Record<string, any>): string[] {
   const problems: string[] = [];

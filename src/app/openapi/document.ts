@@ -13,6 +13,8 @@ import { withCrossCuttingHeaders } from '../../http/openapi/cross-cutting-header
 import { idSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 import { withHtmlAlternative } from '../../http/openapi/representations.js';
 import { operationSecurity, securitySchemes } from '../../auth/http/openapi-security.js';
+import { catalogFor } from '../catalog/catalog-input.js';
+import { webhooksSection } from './webhooks-section.js';
 
 /** The version of this Restwell, from package.json (the same file in the source tree and the build). */
 export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string; license?: string };
@@ -100,6 +102,8 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
   }
   for (const item of Object.values(paths)) if (!(item.parameters as Json[]).length) delete item.parameters;
   const publicUrl = config.server.publicUrl?.replace(/\/$/, '');
+  // What subscribers receive; built before components are read, since it adds the event schemas.
+  const webhooks = webhooksSection(ctx, catalogFor(config, ctx.resources));
   return {
     openapi: '3.1.0',
     info: {
@@ -112,6 +116,7 @@ export function buildOpenApi({ config, routes }: OpenApiInput): Json {
     servers: [{ url: publicUrl || '/', description: publicUrl ? 'This server (server.publicUrl)' : 'This server' }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
+    webhooks,
     components: { ...ctx.components.toJSON(), securitySchemes: securitySchemes(ctx.resources.values(), routes) },
   };
 }

@@ -1,3 +1,4 @@
+import { emittingSources, subscribableEventTypes } from '../../../core/event-catalog.js';
 import { matchesEventType } from '../../../core/events.js';
 import type { HttpContext } from '../../../http/context.js';
 
@@ -7,12 +8,9 @@ export const MAX_EVENT_TYPE_PATTERNS = 50;
 // `*`, or dot-separated names, the last of which may be `*` (`characters.*`, `webhook.mail.received`).
 const PATTERN = /^(\*|[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?)$/;
 
-/** Every event type this API can append to its log: `<resource>.<action>` and `webhook.<source>.received`. */
+/** Every event type this API can append to its log, from the event catalog: `<resource>.<action>` and `webhook.<source>.received` of each source that emits. */
 export function knownEventTypes(ctx: Pick<HttpContext, 'resources' | 'config'>): string[] {
-  const types: string[] = [];
-  for (const name of ctx.resources.keys()) for (const action of ['created', 'updated', 'deleted']) types.push(`${name}.${action}`);
-  for (const source of Object.keys(ctx.config.webhooks?.sources ?? {})) types.push(`webhook.${source}.received`);
-  return types;
+  return subscribableEventTypes(ctx.resources.keys(), emittingSources(ctx.config));
 }
 
 /**

@@ -5,8 +5,7 @@ import { deliveriesPath } from './delivery-view.js';
 import { endpointOf, endpointPath } from './endpoint-view.js';
 import type { OutboundContext } from './outbound-context.js';
 
-/** The type of the message `POST …/test` sends; no write appends it to the log, so no endpoint subscribes to it. */
-export const TEST_EVENT_TYPE = 'webhook.test';
+import { TEST_EVENT_TYPE } from '../../../core/event-catalog.js';
 
 /**
  * The body of a test message: the shape of every delivery (an event as `GET /events/{id}` serves
