@@ -21,6 +21,8 @@ export function renderDocsPage(doc: Json): string {
   const toc = tags
     .map((t) => `<li><a href="#tag-${attr(t.name)}">${escapeHtml(t.name)}</a><ul>${ops.filter((o) => (o.op.tags ?? [])[0] === t.name).map((o) => `<li><a href="#op-${attr(o.op.operationId)}"><b>${o.method.toUpperCase()}</b> ${escapeHtml(o.path)}</a></li>`).join('')}</ul></li>`)
     .join('');
+  // What subscribers receive (OpenAPI `webhooks`): one POST per event type, named by the type.
+  const webhooks = Object.entries<Json>(doc.webhooks ?? {}).flatMap(([type, item]) => (item.post ? [operation(doc, { path: type, method: 'post', op: item.post, pathParams: [] })] : [])).join('');
   const schemas = Object.entries<Json>(doc.components?.schemas ?? {})
     .map(([name, s]) => `<h3 id="schema-${attr(name)}">${escapeHtml(name)}</h3>${s.description ? `<p>${inline(s.description)}</p>` : ''}<pre>${json(s)}</pre>`)
     .join('');
@@ -41,6 +43,7 @@ ${markdown(doc.info?.description ?? '')}
 <p>Server: <code>${escapeHtml((doc.servers ?? []).map((s: Json) => s.url).join(', ') || '/')}</code> · OpenAPI ${escapeHtml(doc.openapi ?? '')}</p>
 <nav><h2>Operations</h2><ul>${toc}</ul></nav>
 ${body}
+${webhooks ? `<section><h2 id="webhooks">Webhooks</h2><p>The requests a subscribed endpoint receives, one per event type (<a href="/event-types">/event-types</a>).</p>${webhooks}</section>` : ''}
 <section><h2 id="schemas">Schemas</h2>${schemas}</section>
 </body></html>`;
 }

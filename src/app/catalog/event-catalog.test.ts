@@ -52,6 +52,8 @@ describe('the event catalog', () => {
     // The endpoint check reads the same catalog: exactly its subscribable types.
     assert.deepEqual(knownEventTypes({ config, resources }), catalog.filter((e) => e.subscribable).map((e) => e.type));
     assert.deepEqual(entryOf(catalog, 'webhook.mail.received').resource, 'webhooks/mail/events');
+    // Its path is the server's own: no collection may take it.
+    assert.throws(() => resolveConfig({ resources: { 'event-types': { fields: { a: { type: 'string' } } } } }, { env: {} }), /"event-types" is a path the server itself serves/);
   });
 
   it('gives each type a valid schema and an example that matches it, whatever the fields constrain', () => {
