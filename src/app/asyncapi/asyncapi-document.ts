@@ -1,7 +1,7 @@
 import type { RestwellConfig } from '../../config/types.js';
 import type { EventTypeEntry } from '../../core/event-catalog.js';
 import type { Json } from '../../http/openapi/components.js';
-import { DELIVERY_HEADERS, eventSchemaName } from '../openapi/webhooks-section.js';
+import { DELIVERY_HEADERS, eventKeys } from '../openapi/webhooks-section.js';
 
 const HTTP_BINDING = '0.3.0';
 
@@ -23,9 +23,6 @@ const DELIVERY_HEADER_SCHEMA: Json = {
   properties: Object.fromEntries(DELIVERY_HEADERS.map((h) => [h.name, { ...(h.schema as Json), description: h.description }])),
 };
 
-/** A message key (`characters.created` → `CharactersCreated`), within the characters AsyncAPI allows in component keys. */
-const key = (type: string) => eventSchemaName(type).replace(/Event$/, '');
-
 /**
  * The AsyncAPI 3.0 document of the events this API sends: the Server-Sent Events stream
  * (`GET /events/stream`, the events of the log) and the webhooks POSTed to subscribed endpoints
@@ -33,8 +30,11 @@ const key = (type: string) => eventSchemaName(type).replace(/Event$/, '');
  */
 export function buildAsyncApi(config: RestwellConfig, catalog: EventTypeEntry[], version: string): Json {
   const logged = catalog.filter((e) => e.subscribable);
-  const schemas = Object.fromEntries(catalog.map((e) => [eventSchemaName(e.type), e.schema]));
-  const payload = (e: EventTypeEntry) => ({ $ref: `#/components/schemas/${eventSchemaName(e.type)}` });
+  // Component keys (`CharactersCreated`), within the characters AsyncAPI allows in them, as the OpenAPI document names them.
+  const keys = eventKeys(catalog);
+  const key = (type: string) => keys.get(type)!;
+  const schemas = Object.fromEntries(catalog.map((e) => [`${key(e.type)}Event`, e.schema]));
+  const payload = (e: EventTypeEntry) => ({ $ref: `#/components/schemas/${key(e.type)}Event` });
   const messages: Record<string, Json> = {};
   for (const e of logged) {
     messages[key(e.type)] = {

@@ -8,7 +8,8 @@ import { toPlain, type StoredRecord } from '../../core/record.js';
 import { defineResources } from '../../core/resource.js';
 import { halEvent } from '../../events/http/events.js';
 import { changeEvent } from '../../store/records.js';
-import { RICH_CONFIG } from '../../test-support/openapi-lint.js';
+import { documentFor, RICH_CONFIG } from '../../test-support/openapi-lint.js';
+import { buildAsyncApi } from '../asyncapi/asyncapi-document.js';
 import { receivedEvent } from '../../webhooks/inbound/actions/emit.js';
 import { knownEventTypes } from '../../webhooks/outbound/http/event-type-patterns.js';
 import { catalogFor } from './catalog-input.js';
@@ -100,5 +101,19 @@ describe('the event catalog', () => {
     assert.equal(check(entryOf(catalog, 'webhook.texts.received'), received('texts', { kind: 'event', payload: { MessageStatus: 'delivered' } })), '');
     assert.equal(check(entryOf(catalog, 'webhook.hooks.received'), received('hooks', { kind: 'event', payload: [1, 'two'] })), '');
     assert.notEqual(check(entryOf(catalog, 'webhook.hooks.received'), received('hooks', { kind: 'sms', sms: { from: '+1', to: '+2', text: 'hi', messageId: null } })), '');
+  });
+
+  it('names every type apart in both documents, even types whose names fold to one (a-b and a_b)', () => {
+    const raw = { resources: { 'a-b': { fields: { x: { type: 'string' } } }, a_b: { fields: { y: { type: 'integer' } } } } };
+    const config = resolveConfig(raw, { env: {} });
+    const catalog = catalogFor(config, new Map(defineResources(config).map((r) => [r.name, r])));
+    const openapi = documentFor(raw) as any;
+    const ids = Object.values<any>(openapi.webhooks).map((w) => w.post.operationId);
+    assert.equal(new Set(ids).size, catalog.length);
+    const refs = Object.values<any>(openapi.webhooks).map((w) => w.post.requestBody.content['application/json'].schema.$ref);
+    assert.equal(new Set(refs).size, catalog.length);
+    const asyncapi = buildAsyncApi(config, catalog, '1.0.0') as any;
+    assert.equal(Object.keys(asyncapi.components.schemas).length, catalog.length);
+    assert.equal(Object.keys(asyncapi.components.messages).length, catalog.length * 2 - 1);
   });
 });

@@ -29,14 +29,26 @@ export const DELIVERY_HEADERS: Json[] = [
   },
 ];
 
-/** The component name of an event type's schema: `characters.created` → `CharactersCreatedEvent`. */
-export function eventSchemaName(type: string): string {
-  return `${pascal(type.replace(/[./]/g, '-'))}Event`;
+/**
+ * A name per event type for operation ids and component keys: `characters.created` → `CharactersCreated`.
+ * Distinct types can fold to one name (`a-b.created`, `a_b.created`): later ones get a number.
+ */
+export function eventKeys(catalog: readonly EventTypeEntry[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  const used = new Set<string>();
+  for (const { type } of catalog) {
+    const base = pascal(type.replace(/[./]/g, '-'));
+    let key = base;
+    for (let i = 2; used.has(key); i++) key = `${base}${i}`;
+    used.add(key);
+    keys.set(type, key);
+  }
+  return keys;
 }
 
-/** A `$ref` to the schema of an event type, added to the document's components once. */
-export function eventSchemaRef(ctx: SchemaContext, entry: EventTypeEntry): { $ref: string } {
-  return ctx.components.schema(`event-type:${entry.type}`, eventSchemaName(entry.type), () => ({ ...entry.schema, examples: [entry.example] }));
+/** A `$ref` to the schema of an event type (`CharactersCreatedEvent`), added to the document's components once. */
+function eventSchemaRef(ctx: SchemaContext, entry: EventTypeEntry, key: string): { $ref: string } {
+  return ctx.components.schema(`event-type:${entry.type}`, `${key}Event`, () => ({ ...entry.schema, examples: [entry.example] }));
 }
 
 /**
@@ -45,17 +57,20 @@ export function eventSchemaRef(ctx: SchemaContext, entry: EventTypeEntry): { $re
  * Generated clients type the payloads from it (`webhooks["characters.created"]`, or the schema component).
  */
 export function webhooksSection(ctx: SchemaContext, catalog: EventTypeEntry[]): Record<string, Json> {
+  const keys = eventKeys(catalog);
   return Object.fromEntries(catalog.map((entry) => [entry.type, {
     post: {
-      operationId: `on${eventSchemaName(entry.type).replace(/Event$/, '')}`,
+      operationId: `on${keys.get(entry.type)!}`,
       summary: `${entry.type} delivered to a subscribed endpoint`,
-      description:
-        `${entry.description} ${entry.subscribable ? `Sent to every enabled endpoint whose \`eventTypes\` match \`${entry.type}\`.` : ''} ` +
-        'The body is the event as `GET /events/{id}` serves it (links absolute when `server.publicUrl` is set), with `Content-Type: application/json`, ' +
+      description: [
+        entry.description,
+        ...(entry.subscribable ? [`Sent to every enabled endpoint whose \`eventTypes\` match \`${entry.type}\`.`] : []),
+        'The body is the event as `GET /events/{id}` serves it (links absolute when `server.publicUrl` is set), with `Content-Type: application/json`,',
         'the endpoint\'s own `headers`, and the Standard Webhooks signature headers.',
+      ].join(' '),
       tags: ['webhook-endpoints'],
       parameters: DELIVERY_HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: eventSchemaRef(ctx, entry), example: entry.example } } },
+      requestBody: { required: true, content: { 'application/json': { schema: eventSchemaRef(ctx, entry, keys.get(entry.type)!), example: entry.example } } },
       responses: {
         '200': { description: 'Received: any 2xx within `webhooks.outbound.timeout` ends the delivery (the body is ignored)' },
         '410': { description: 'Gone: no retry, and the endpoint is disabled' },
