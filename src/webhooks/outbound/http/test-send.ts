@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TEST_EVENT_TYPE } from '../../../core/event-catalog.js';
 import { checkPostPreconditions } from '../../../http/conditional.js';
 import { sendRepresentation } from '../../../http/respond.js';
 import { deliveriesPath } from './delivery-view.js';
 import { endpointOf, endpointPath } from './endpoint-view.js';
 import type { OutboundContext } from './outbound-context.js';
-
-import { TEST_EVENT_TYPE } from '../../../core/event-catalog.js';
 
 /**
  * The body of a test message: the shape of every delivery (an event as `GET /events/{id}` serves
