@@ -111,7 +111,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // Webhook bodies stay raw bytes (signatures cover them exactly); JSON parsing elsewhere is unchanged.
   registerWebhookRoutes(app, ctx, rawRoutes);
   registerEventStreams(app, ctx);
-  registerDispatcher(app, ctx.outbound);
+  registerDispatcher(app, ctx.outbound, ctx);
   registerRetention(app, ctx.retention);
   registerMethodFallbacks(app, ctx, routes, cors);
   return app;

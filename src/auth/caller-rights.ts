@@ -28,6 +28,8 @@ export interface CallerRights {
   webhooks: boolean;
   /** May read outbound webhooks and their deliveries (`webhooks:read`). */
   webhooksRead: boolean;
+  /** May create and manage endpoints of its own, which receive only the events it may read (`webhooks:own`). */
+  webhooksOwn: boolean;
   /** May read the webhook inboxes (admin only). */
   inbox: boolean;
   /** May scrape `/metrics`. */
@@ -38,7 +40,7 @@ export interface CallerRights {
  * The scopes the non-resource routes demand. They mirror the rows of those features (events,
  * outbound webhooks, ops), which auth may not import; a test holds each against its route.
  */
-export const FEATURE_SCOPES = { events: ['events:read'], webhooks: ['webhooks:write'], webhooksRead: ['webhooks:read'], metrics: ['metrics:read'] } as const;
+export const FEATURE_SCOPES = { events: ['events:read'], webhooks: ['webhooks:write'], webhooksRead: ['webhooks:read'], webhooksOwn: ['webhooks:own'], metrics: ['metrics:read'] } as const;
 
 const passes = (rules: ReturnType<typeof rulesFor>, principal: Principal) => decide(rules, principal).allow;
 
@@ -69,6 +71,7 @@ export function callerRights(principal: Principal, resources: Iterable<ResourceD
     events: grants(principal.scopes, FEATURE_SCOPES.events),
     webhooks: grants(principal.scopes, FEATURE_SCOPES.webhooks),
     webhooksRead: grants(principal.scopes, FEATURE_SCOPES.webhooksRead),
+    webhooksOwn: grants(principal.scopes, FEATURE_SCOPES.webhooksOwn),
     inbox: principal.scopes.has(ADMIN_SCOPE),
     metrics: metricsSetting === 'public' || (metricsSetting !== 'off' && grants(principal.scopes, FEATURE_SCOPES.metrics)),
   };

@@ -18,7 +18,7 @@ export interface ScopeEntry {
 /** The scope of the event log's routes. */
 export const EVENTS_SCOPE = 'events:read';
 /** The scopes of the outbound webhook routes. */
-export const WEBHOOK_SCOPES = { read: 'webhooks:read', write: 'webhooks:write' } as const;
+export const WEBHOOK_SCOPES = { read: 'webhooks:read', write: 'webhooks:write', own: 'webhooks:own' } as const;
 /** The scope of `/metrics` under `server.metrics: token`. */
 export const METRICS_READ_SCOPE = 'metrics:read';
 
@@ -53,6 +53,7 @@ export function scopeCatalog(resources: Iterable<ResourceDefinition>, config?: P
     { scope: EVENTS_SCOPE, group: 'events', description: 'read the event log (/events and its live stream), limited to the records the token may read' },
     { scope: WEBHOOK_SCOPES.read, group: 'webhooks', description: 'read outbound webhook endpoints, their deliveries and attempts' },
     { scope: WEBHOOK_SCOPES.write, group: 'webhooks', description: 'create, change and delete outbound webhook endpoints; rotate secrets, redeliver, replay' },
+    { scope: WEBHOOK_SCOPES.own, group: 'webhooks', description: 'create and manage your own outbound webhook endpoints and read their deliveries; they receive only the events you may read' },
     ...((config?.server.metrics ?? 'token') === 'token' ? [{ scope: METRICS_READ_SCOPE, group: 'metrics' as const, description: 'scrape the Prometheus metrics (/metrics)' }] : []),
     { scope: ADMIN_SCOPE, group: 'admin', description: 'admin: everything, including API keys, OAuth clients and webhook inboxes' },
   ];

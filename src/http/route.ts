@@ -40,6 +40,8 @@ export interface Route<C extends HttpContext = HttpContext> {
    * Routes with neither are open and unmetered (root, docs, discovery documents).
    */
   access?: AccessRule | 'client';
+  /** Another rule that lets a caller through too, to a narrower view the handler enforces (`webhooks:own`: one's own endpoints only). */
+  alsoAccess?: AccessRule;
   /** Takes application/x-www-form-urlencoded (the OAuth endpoints), parsed by the handler. */
   form?: boolean;
   /** The response carries a secret shown once, so it is never stored for Idempotency-Key replay. */

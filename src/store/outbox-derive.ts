@@ -2,8 +2,9 @@ import { matchesEventType, type EventRecord } from '../core/events.js';
 import { toEvent } from './event-query.js';
 import { fixedShapeQuery } from './fixed-shape.js';
 import { step, type Flow } from './flow.js';
-import type { ClaimedDelivery, Lease, WebhookEndpoint } from './outbox.js';
+import type { Audience, ClaimedDelivery, Lease, WebhookEndpoint } from './outbox.js';
 import { flag, newOutboundId, toEndpoint, toOutboundDelivery } from './outbox-rows.js';
+import { audiences, mayReceive } from './outbox-owner.js';
 import type { Row, Statements, WriteTransaction } from './statements.js';
 
 /** What one derive pass did: the deliveries it claimed for the caller, how many it created, whether the log had more. */
@@ -24,8 +25,9 @@ const CHUNK = 500;
  * delivery per event past its cursor that it subscribes to; its cursor moves to the last event
  * read. The unique (endpoint, event) pair makes a delivery that already exists (a replay moved the
  * cursor back) stay as it is. With `lease`, the new deliveries are created claimed by the caller.
+ * With `audience`, an owned endpoint gets only the events its owner may read.
  */
-export function* deriveDeliveries(tx: WriteTransaction, limit: number, horizon: number | undefined, lease?: Lease): Flow<Derived> {
+export function* deriveDeliveries(tx: WriteTransaction, limit: number, horizon: number | undefined, lease?: Lease, audience?: Audience): Flow<Derived> {
   let end = horizon;
   if (end === undefined) {
     const [last] = yield* step(tx.rows(tx.sql.selectFrom('_rw_events').select((eb) => eb.fn.max('seq').as('seq')).compile()));
@@ -36,11 +38,11 @@ export function* deriveDeliveries(tx: WriteTransaction, limit: number, horizon: 
   if (!endpoints.length) return { claimed: [], derived: 0, more: false };
   const from = endpoints.reduce((min, e) => Math.min(min, e.cursor), end);
   const read = tx.sql.selectFrom('_rw_events').where('seq', '>', from).where('seq', '<=', end).orderBy('seq').limit(limit);
-  const rows = yield* step(tx.rows((lease ? read.selectAll() : read.select(['seq', 'id', 'type'])).compile()));
+  const rows = yield* step(tx.rows((lease ? read.selectAll() : read.select(['seq', 'id', 'type', 'resource', 'owner'])).compile()));
   if (!rows.length) return { claimed: [], derived: 0, more: false };
   const last = Number(rows[rows.length - 1]!.seq);
 
-  const inserted = yield* insertDeliveries(tx, deliveryRows(endpoints, rows, lease));
+  const inserted = yield* insertDeliveries(tx, deliveryRows(endpoints, rows, lease, audiences(endpoints, audience)));
   const moved = endpoints.filter((e) => e.cursor < last).map((e) => e.id);
   if (moved.length) yield* step(tx.run(tx.sql.updateTable('_rw_hook_endpoints').set({ cursor: last }).where('id', 'in', moved).compile()));
 
@@ -57,7 +59,7 @@ export function* deriveDeliveries(tx: WriteTransaction, limit: number, horizon: 
 }
 
 /** A delivery row per (endpoint, event) pair the endpoint has not had yet and subscribes to; claimed at once with `lease`. */
-function deliveryRows(endpoints: WebhookEndpoint[], events: Row[], lease?: Lease): Row[] {
+function deliveryRows(endpoints: WebhookEndpoint[], events: Row[], lease: Lease | undefined, visible: ReturnType<typeof audiences>): Row[] {
   const now = lease?.now ?? new Date().toISOString();
   const claim = lease ? { attempts: 1, last_attempt_at: now, lease_until: lease.until, leased_by: lease.node, lease_token: lease.token } : {};
   const out: Row[] = [];
@@ -65,6 +67,7 @@ function deliveryRows(endpoints: WebhookEndpoint[], events: Row[], lease?: Lease
     const seq = Number(e.seq);
     for (const endpoint of endpoints) {
       if (seq <= endpoint.cursor || !matchesEventType(endpoint.eventTypes, e.type)) continue;
+      if (!mayReceive(visible.get(endpoint.id), e)) continue;
       out.push({ id: newOutboundId(), endpoint_id: endpoint.id, event_seq: seq, event_id: e.id, event_type: e.type, status: 'pending', next_attempt_at: now, created_at: now, ...claim });
     }
   }

@@ -29,8 +29,9 @@ export function* getEndpoint(s: Statements, id: string): Flow<WebhookEndpoint | 
   return row ? toEndpoint(s.codec, row) : undefined;
 }
 
-export function* listEndpoints(s: Statements, query: { after?: string; limit: number }): Flow<WebhookEndpoint[]> {
+export function* listEndpoints(s: Statements, query: { after?: string; limit: number; owner?: string }): Flow<WebhookEndpoint[]> {
   let q = s.sql.selectFrom('_rw_hook_endpoints').selectAll();
+  if (query.owner !== undefined) q = s.storable(query.owner) ? q.where('owner', '=', query.owner) : q.where('id', '=', '');
   // Ids hold no NUL, so "after a text with NUL" is "after the text before it", which every engine can compare.
   if (query.after !== undefined) q = q.where('id', '>', query.after.split('\u0000')[0]!);
   return (yield* step(s.rows(q.orderBy('id').limit(query.limit).compile()))).map((r) => toEndpoint(s.codec, r));

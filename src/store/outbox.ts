@@ -1,11 +1,33 @@
 import type { EventRecord } from '../core/events.js';
 import type { EndpointBacklog } from './outbox-backlog.js';
+import type { EventVisibility } from './event-query.js';
 
 /** A per-endpoint rate limit: at most `limit` deliveries per `windowMs`, per node. */
 export interface EndpointRateLimit {
   limit: number;
   windowMs: number;
 }
+
+/**
+ * The rights of the subscriber that owns an endpoint, as delivery needs them: the endpoint receives
+ * only the events these rights may read. They are kept as of the endpoint's creation (or its owner's
+ * last change to it), because a token's scopes are stored nowhere else: a JWT's live only in the
+ * token. `credential` names what a revocation deletes (an API key's hash, an OAuth client's id), so
+ * the endpoint can be disabled when it no longer stands.
+ */
+export interface OwnerAccess {
+  /** How the owner authenticated, in the words of `GET /me`. */
+  kind: 'api-key' | 'oauth-client' | 'jwt';
+  scopes: string[];
+  /** For `api-key`: the key's stored document id (its SHA-256); for `oauth-client`: the client id. Absent for JWTs of other issuers. */
+  credential?: string;
+}
+
+/**
+ * Decides, per endpoint, which events it may receive: undefined lets it receive every event it
+ * subscribes to (an operator's endpoint), a visibility limits it to what its owner may read.
+ */
+export type Audience = (endpoint: WebhookEndpoint) => EventVisibility | undefined;
 
 /** A subscriber of outbound webhooks, as the outbox keeps it. */
 export interface WebhookEndpoint {
@@ -33,10 +55,15 @@ export interface WebhookEndpoint {
   createdAt: string;
   updatedAt: string;
   owner: string | null;
+  /** The rights of the subscriber that owns it (it receives only what they may read); null for an operator's endpoint, which receives every event it subscribes to. */
+  ownerAccess: OwnerAccess | null;
 }
 
 /** What a user sets on an endpoint (create, replace or patch). */
-export type EndpointInput = Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled' | 'headers' | 'rateLimit' | 'sealedSecrets'>;
+export type EndpointInput = Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled' | 'headers' | 'rateLimit' | 'sealedSecrets'> & {
+  /** The owner's rights to store; left out, they stay as they are (none for a new endpoint). */
+  ownerAccess?: OwnerAccess | null;
+};
 
 /** What an endpoint update decider wants done: put these values, delete it, or keep it as it is. */
 export type EndpointDecision = { put: EndpointInput } | { delete: true } | { keep: true };
@@ -144,7 +171,11 @@ export interface Outbox {
   createEndpoint(input: EndpointInput, owner: string | null): Promise<WebhookEndpoint>;
   getEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
   /** Endpoints oldest first, after an id (keyset). */
-  listEndpoints(query: { after?: string; limit: number }): Promise<WebhookEndpoint[]>;
+  listEndpoints(query: { after?: string; limit: number; owner?: string }): Promise<WebhookEndpoint[]>;
+  /** The enabled endpoints that have owner rights (a subscriber's), for the check that their credentials still stand. */
+  ownedEndpoints(): Promise<WebhookEndpoint[]>;
+  /** Disables an enabled endpoint with a reason (its owner's credential was revoked); false when it was not enabled. */
+  disableEndpoint(id: string, reason: string): Promise<boolean>;
   /**
    * Changes or deletes an endpoint as `decide` says, atomically (it sees the current endpoint,
    * undefined when there is none, and may throw a DomainError to refuse: If-Match and the like).
@@ -157,9 +188,10 @@ export interface Outbox {
    * Derives deliveries from events committed since each enabled endpoint's cursor (up to `limit`
    * events), moving the cursors in the same transaction. With `lease`, the new deliveries are
    * claimed by the caller at once (attempt 1) and returned for sending; `more` says the log had more.
-   * Nodes running it concurrently never derive one delivery twice.
+   * Nodes running it concurrently never derive one delivery twice. With `audience`, an endpoint
+   * that has owner rights gets only the events they may read (the others only move its cursor).
    */
-  deriveDeliveries(limit: number, lease?: Lease): Promise<{ claimed: ClaimedDelivery[]; derived: number; more: boolean }>;
+  deriveDeliveries(limit: number, lease?: Lease, audience?: Audience): Promise<{ claimed: ClaimedDelivery[]; derived: number; more: boolean }>;
   /**
    * Claims up to `limit` pending deliveries that are due by `lease.now` and not leased (or whose
    * lease ran out: a node died mid-attempt), of enabled endpoints. Rows another node is claiming

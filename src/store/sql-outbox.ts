@@ -1,6 +1,6 @@
 import type { Engine } from './engine.js';
 import { step, type Flow } from './flow.js';
-import type { AttemptOutcome, AttemptRecord, ClaimedDelivery, DeliveryQuery, EndpointDecision, EndpointInput, Lease, OutboundAttempt, OutboundDelivery, Outbox, WebhookEndpoint } from './outbox.js';
+import type { Audience, AttemptOutcome, AttemptRecord, ClaimedDelivery, DeliveryQuery, EndpointDecision, EndpointInput, Lease, OutboundAttempt, OutboundDelivery, Outbox, WebhookEndpoint } from './outbox.js';
 import { backlog, type EndpointBacklog } from './outbox-backlog.js';
 import { listAttempts, recordAttempt, release } from './outbox-attempts.js';
 import { anyDue, claimDelivery, claimDue } from './outbox-claims.js';
@@ -8,6 +8,7 @@ import { anyBehind, deriveDeliveries, type Derived } from './outbox-derive.js';
 import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointUpdate } from './outbox-endpoints.js';
 import { recordLeased } from './outbox-record-batch.js';
 import { replay } from './outbox-replay.js';
+import { disableEndpoint, ownedEndpoints } from './outbox-owned-endpoints.js';
 import { toOutboundDelivery } from './outbox-rows.js';
 import type { Statements } from './statements.js';
 
@@ -29,21 +30,29 @@ export class SqlOutbox implements Outbox {
     return this.engine.read((s) => getEndpoint(s, id));
   }
 
-  listEndpoints(query: { after?: string; limit: number }): Promise<WebhookEndpoint[]> {
+  listEndpoints(query: { after?: string; limit: number; owner?: string }): Promise<WebhookEndpoint[]> {
     return this.engine.read((s) => listEndpoints(s, query));
+  }
+
+  ownedEndpoints(): Promise<WebhookEndpoint[]> {
+    return this.engine.read((s) => ownedEndpoints(s));
+  }
+
+  disableEndpoint(id: string, reason: string): Promise<boolean> {
+    return this.engine.write((s) => disableEndpoint(s, id, reason));
   }
 
   updateEndpoint(id: string, decide: (current: WebhookEndpoint | undefined) => EndpointDecision): Promise<EndpointUpdate> {
     return this.engine.transaction((tx) => updateEndpoint(tx, id, decide));
   }
 
-  async deriveDeliveries(limit: number, lease?: Lease): Promise<Derived> {
+  async deriveDeliveries(limit: number, lease?: Lease, audience?: Audience): Promise<Derived> {
     // Taken before the transaction: positions up to it are final, later ones may still commit.
     const horizon = await this.engine.eventHorizon();
     // Most passes (a write with no endpoint subscribed, an idle poll) find nothing: a read says so
     // without a write transaction, which would take the writer and, on SQLite, an fsync.
     if (!(await this.engine.read((s) => anyBehind(s, horizon)))) return { claimed: [], derived: 0, more: false };
-    return this.engine.transaction((tx) => deriveDeliveries(tx, limit, horizon, lease));
+    return this.engine.transaction((tx) => deriveDeliveries(tx, limit, horizon, lease, audience));
   }
 
   async claimDue(limit: number, lease: Lease): Promise<ClaimedDelivery[]> {

@@ -35,6 +35,7 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
   // key on Authorization (RFC 9110 §12.5.5). Public routes answer everyone alike and do not vary.
   const byCaller = rules !== 'client' && rules.some((r) => r !== 'public');
   const decide = rules === 'client' ? undefined : accessCheck(rules);
+  const decideAlso = route.alsoAccess ? accessCheck([route.alsoAccess]) : undefined;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (byCaller) addVary(reply, 'Authorization');
     if (openToAnonymous && request.headers.authorization === undefined) return;
@@ -72,7 +73,8 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
     }
     if (failure) return sendBearerError(request, reply, failure);
     if (!decide) return;
-    const decision = decide(principal);
+    let decision = decide(principal);
+    if (!decision.allow && decision.reason === 'insufficient-scope' && decideAlso?.(principal).allow) decision = decideAlso(principal);
     if (!decision.allow) {
       return decision.reason === 'unauthenticated' ? sendBearerError(request, reply) : sendInsufficientScope(request, reply, decision.scopes);
     }

@@ -26,7 +26,7 @@ export function meOperation(ctx: SchemaContext): OperationDoc {
   const schema = ctx.components.schema('me', 'Me', () => ({
     type: 'object',
     description: 'The caller\'s token and what it may do, by the same access rules the server enforces.',
-    required: ['kind', 'subject', 'scopes', 'admin', 'collections', 'events', 'webhooks', 'webhooksRead', 'inbox', 'metrics'],
+    required: ['kind', 'subject', 'scopes', 'admin', 'collections', 'events', 'webhooks', 'webhooksRead', 'webhooksOwn', 'inbox', 'metrics'],
     properties: {
       kind: { type: 'string', enum: ['api-key', 'oauth-client', 'jwt'], description: 'An API key, an access token of an OAuth client of this server, or a token of an external issuer' },
       subject: { type: 'string', description: 'Who requests made with the token act as (owner of the records it creates)' },
@@ -38,6 +38,7 @@ export function meOperation(ctx: SchemaContext): OperationDoc {
       events: flag('May read the event log (`/events`)'),
       webhooks: flag('May manage outbound webhooks (`webhooks:write`)'),
       webhooksRead: flag('May read outbound webhooks and their deliveries (`webhooks:read`)'),
+      webhooksOwn: flag('May create and manage outbound webhook endpoints of its own, which receive only the events it may read (`webhooks:own`)'),
       inbox: flag('May read the inboxes of the inbound webhook sources'),
       metrics: flag('May read `/metrics`'),
     },

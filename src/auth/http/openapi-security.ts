@@ -9,6 +9,8 @@ export interface SecuredRoute {
   kind: string;
   resource?: ResourceDefinition;
   access?: AccessRule | 'client';
+  /** A second rule that also admits (to a narrower view). */
+  alsoAccess?: AccessRule;
 }
 
 const RESOURCE_KINDS = new Set(['list', 'create', 'read', 'replace', 'patch', 'delete']);
@@ -20,6 +22,7 @@ export function securitySchemes(resources: Iterable<ResourceDefinition>, routes:
   for (const route of routes) {
     if (!route.access || route.access === 'client') continue;
     for (const s of scopesOf(route.access)) scopes[s] ??= `Required by ${route.path.replace(/:(\w+)/g, '{$1}')}`;
+    for (const s of route.alsoAccess ? scopesOf(route.alsoAccess) : []) scopes[s] ??= `Enough for ${route.path.replace(/:(\w+)/g, '{$1}')} (its own items only)`;
   }
   return {
     bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`rw_…`, from `restwell keys create` or POST /api-keys) or an access token (RFC 9068 JWT) from /oauth/token or a configured issuer' },
@@ -53,7 +56,7 @@ export function operationSecurity(route: SecuredRoute): OperationSecurity {
   const scopes = [...new Set(rules.flatMap(scopesOf))];
   return {
     // Only OAuth 2.0 schemes carry scopes; the bearer scheme lists none (its scopes are the same).
-    security: [{ bearer: [] }, { oauth2: scopes }],
+    security: [{ bearer: [] }, { oauth2: scopes }, ...(route.alsoAccess ? [{ oauth2: scopesOf(route.alsoAccess) }] : [])],
     problems: ['malformed-authorization', 'unauthorized', ...(scopes.length ? (['forbidden'] as const) : []), 'unavailable'],
     guarded: true,
     bearer: true,

@@ -49,12 +49,14 @@ CREATE TABLE IF NOT EXISTS _rw_retention (log TEXT PRIMARY KEY, through INTEGER 
 /**
  * Columns Restwell's own tables gained after their first release. Events gained `owner` (older
  * events keep NULL, so under an owner rule only admins see them); Idempotency-Keys gained the
- * claim's id and what the write they guard applied.
+ * claim's id and what the write they guard applied; webhook endpoints gained the rights of the
+ * subscriber that owns them (`owner_access`, NULL for an operator's endpoint: it receives every event).
  */
 const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
   ['_rw_events', 'owner', 'TEXT'],
   ['_rw_idempotency', 'claim_id', 'TEXT'],
   ['_rw_idempotency', 'applied', 'TEXT'],
+  ['_rw_hook_endpoints', 'owner_access', 'TEXT'],
 ];
 
 /** Creates Restwell's own tables, or brings those of a database made by an earlier version up to date. */

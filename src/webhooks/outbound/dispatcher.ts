@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboundConfig } from '../../config/types.js';
-import type { AttemptTrigger, ClaimedDelivery, Lease, OutboundAttempt, Outbox, WebhookEndpoint } from '../../store/outbox.js';
+import type { AttemptTrigger, Audience, ClaimedDelivery, Lease, OutboundAttempt, Outbox, WebhookEndpoint } from '../../store/outbox.js';
+import { hiddenFromOwner } from './owner-rights.js';
 import { newEventId } from '../../store/records.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { EndpointRates } from './endpoint-rate.js';
@@ -27,6 +28,8 @@ export interface DispatcherOptions {
   rates?: EndpointRates;
   /** Told of every delivery given up on (its last automatic attempt failed, and that is recorded): metrics. */
   gaveUp?: (claim: ClaimedDelivery) => void;
+  /** What each owned endpoint may receive (its owner's read rights): applied when deliveries are derived, and again right before each is sent. */
+  audience?: Audience;
 }
 
 // Time a lease leaves beyond one attempt's own limits: claiming, signing and recording the outcome.
@@ -257,7 +260,7 @@ export class Dispatcher implements ManualAttempts {
       // the free slots (the derive at most DERIVE_BATCH of them); the queue holds them meanwhile.
       const want = this.free();
       const [deriving, claiming] = await Promise.allSettled([
-        derive ? this.o.outbox.deriveDeliveries(Math.min(want, DERIVE_BATCH), this.lease()) : { claimed: [], derived: 0, more: false },
+        derive ? this.o.outbox.deriveDeliveries(Math.min(want, DERIVE_BATCH), this.lease(), this.o.audience) : { claimed: [], derived: 0, more: false },
         this.o.outbox.claimDue(want, this.lease()),
       ]);
       // What one of them claimed is sent even when the other failed: it is leased to this node now.
@@ -317,7 +320,9 @@ export class Dispatcher implements ManualAttempts {
    */
   private async attempt(claim: ClaimedDelivery, trigger: AttemptTrigger): Promise<{ attempt: OutboundAttempt; recorded: Promise<void> }> {
     const startedAt = new Date();
-    const result = await this.deliver(claim, startedAt.getTime());
+    // Rights may have narrowed since the delivery was derived (the owner changed the endpoint, the config changed): it is not sent, and not retried.
+    const hidden = this.o.audience && hiddenFromOwner(this.o.audience, claim.endpoint, claim.event);
+    const result = hidden ? { ok: false, statusCode: null, latencyMs: 0, responseExcerpt: null, blocked: false, error: hidden } : await this.deliver(claim, startedAt.getTime());
     // A moving average over the last hundred sends or so.
     if (trigger === 'automatic') this.sendMs += (result.latencyMs - this.sendMs) / 64;
     this.o.observe?.(result, claim.endpoint.id);
@@ -332,7 +337,7 @@ export class Dispatcher implements ManualAttempts {
       error: result.error,
       node: this.node,
     };
-    const outcome = trigger === 'manual' ? manualOutcome(claim, result) : automaticOutcome(claim, result, this.o.settings, new Date());
+    const outcome = hidden ? { status: 'failed' as const, nextAttemptAt: null } : trigger === 'manual' ? manualOutcome(claim, result) : automaticOutcome(claim, result, this.o.settings, new Date());
     const { deliveryId: _, ...logged } = attempt;
     const record = { attempt: logged, ...outcome };
     const written =

@@ -9,6 +9,9 @@ import { AesSecretBox } from './secret-box.js';
 import type { ResolvedSecretKey } from './secret-key.js';
 import { WebhookSender } from './sender.js';
 import type { SecretBox, SendResult } from './types.js';
+import type { Audience } from '../../store/outbox.js';
+import { CLOSED_AUDIENCE } from './owner-rights.js';
+import type { OwnerWatch } from './owner-watch.js';
 
 /** The outbound-webhook state of one server: the secret box, the sender and the dispatcher. */
 export class OutboundHub {
@@ -22,6 +25,10 @@ export class OutboundHub {
   /** Told of every delivery this node gives up on (the app counts them per endpoint for its metrics). */
   onGiveUp?: (endpointId: string) => void;
   private readonly sender: WebhookSender;
+  /** What owned endpoints may receive, set by the app (it knows the resources); until then they receive nothing. */
+  audience: Audience = CLOSED_AUDIENCE;
+  /** Disables owned endpoints whose owner's credential was revoked, set by the app. */
+  owners?: OwnerWatch;
 
   constructor(
     settings: OutboundConfig,
@@ -45,16 +52,19 @@ export class OutboundHub {
       observe: (result, endpointId) => this.onAttempt?.(result, endpointId),
       rates: new EndpointRates(shared),
       gaveUp: (claim) => this.onGiveUp?.(claim.endpoint.id),
+      audience: (endpoint) => this.audience(endpoint),
     });
   }
 
   /** Starts the dispatcher unless this node only receives and serves (`webhooks.outbound.dispatch: false`). */
   start(): void {
     if (this.settings.dispatch) this.attempts.start();
+    this.owners?.start();
   }
 
   /** Stops the dispatcher (attempts under way finish first) and closes the sender's connections. */
   async stop(): Promise<void> {
+    this.owners?.stop();
     await this.attempts.stop();
     await this.sender.close();
   }

@@ -23,7 +23,7 @@ export const MAX_RATE_LIMIT = 1_000_000;
 
 const WRITABLE = ['url', 'description', 'eventTypes', 'enabled', 'headers', 'rateLimit'];
 /** Members of the representation a client may send back with PUT (a GET body PUT back as it is); they are not written. */
-const READ_ONLY = new Set(['id', 'secrets', 'disabledReason', 'failingSince', 'version', 'createdAt', 'updatedAt', '_links', '_embedded']);
+const READ_ONLY = new Set(['id', 'secrets', 'disabledReason', 'failingSince', 'version', 'createdAt', 'updatedAt', 'owner', '_links', '_embedded']);
 
 /**
  * Validates the body of `POST /webhook-endpoints` (`create`, which may carry a `secret`) or the

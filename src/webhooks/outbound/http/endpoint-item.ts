@@ -12,6 +12,7 @@ import { parseEndpointInput, sealedHeaders, type InputRules } from './endpoint-i
 import { asRecord, endpointNotFound, endpointOf, halEndpoint } from './endpoint-view.js';
 import { inputRules } from './input-rules.js';
 import type { OutboundContext } from './outbound-context.js';
+import { ownerAccessFor, reaches } from './endpoint-ownership.js';
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -36,10 +37,10 @@ export function readEndpoint(ctx: OutboundContext) {
 async function update(ctx: OutboundContext, rules: InputRules, request: FastifyRequest, next: (current: WebhookEndpoint) => unknown): Promise<WebhookEndpoint> {
   const id = idOf(request);
   const result = await ctx.store.outbox.updateEndpoint(id, (current) => {
-    if (!current) throw endpointNotFound(id);
+    if (!current || !reaches(request, current)) throw endpointNotFound(id);
     checkPreconditions(request.headers, asRecord(current));
     const { fields } = parseEndpointInput(next(current), rules, 'replace', id);
-    return { put: { ...fields, headers: sealedHeaders(ctx.outbound.secrets, fields.headers, current.headers), sealedSecrets: current.sealedSecrets } };
+    return { put: { ...fields, headers: sealedHeaders(ctx.outbound.secrets, fields.headers, current.headers), sealedSecrets: current.sealedSecrets, ...ownerAccessFor(request) } };
   });
   if (!result.endpoint) throw endpointNotFound(id);
   return result.endpoint;
@@ -80,7 +81,7 @@ export function deleteEndpoint(ctx: OutboundContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = idOf(request);
     await ctx.store.outbox.updateEndpoint(id, (current) => {
-      if (!current) throw endpointNotFound(id);
+      if (!current || !reaches(request, current)) throw endpointNotFound(id);
       checkPreconditions(request.headers, asRecord(current));
       return { delete: true };
     });

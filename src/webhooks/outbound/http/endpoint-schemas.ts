@@ -81,6 +81,7 @@ export function endpointSchema(ctx: SchemaContext): { $ref: string } {
       version: { type: 'integer', minimum: 1, readOnly: true, description: 'Grows on every change a user makes (the ETag)' },
       createdAt: { type: 'string', format: 'date-time', readOnly: true },
       updatedAt: { type: 'string', format: 'date-time', readOnly: true },
+      owner: { type: ['string', 'null'], readOnly: true, description: 'The subject that created it. Created under `webhooks:own` alone, it receives only the events its owner may read, and only its owner (or a `webhooks:read`/`webhooks:write` caller) sees it; null when made by no token' },
       _links: linksSchema(ctx, ['self', 'collection', 'deliveries', 'secrets', 'replays'], ['self', 'collection', 'deliveries', 'secrets', 'replays'], 'self, the collection, its deliveries, secret rotation and replays'),
     };
     return { type: 'object', description: 'A subscriber of outbound webhooks: where to send which events, and how.', required: Object.keys(properties), properties };
@@ -114,7 +115,7 @@ export function createInputSchema(ctx: SchemaContext): { $ref: string } {
 /** What PUT takes: the writable members; the read-only ones of a GET body may be sent back and are ignored. */
 export function replaceInputSchema(ctx: SchemaContext): { $ref: string } {
   return ctx.components.schema('webhook-endpoint-replacement', 'WebhookEndpointReplacement', () => {
-    const ignored = Object.fromEntries(['id', 'secrets', 'disabledReason', 'failingSince', 'version', 'createdAt', 'updatedAt', '_links', '_embedded'].map((k) => [k, { readOnly: true, description: 'Ignored (read-only)' }]));
+    const ignored = Object.fromEntries(['id', 'secrets', 'disabledReason', 'failingSince', 'version', 'createdAt', 'updatedAt', 'owner', '_links', '_embedded'].map((k) => [k, { readOnly: true, description: 'Ignored (read-only)' }]));
     return {
       type: 'object',
       description: 'The whole endpoint: members left out get their defaults. The secret changes only by rotation.',

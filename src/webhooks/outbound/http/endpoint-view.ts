@@ -8,6 +8,7 @@ import { liveSecrets } from '../signing-secrets.js';
 import type { EndpointSecret, SecretBox } from '../types.js';
 import type { OutboundContext } from './outbound-context.js';
 import { windowText } from './rate-window.js';
+import { reaches } from './endpoint-ownership.js';
 
 /** The collection's path. */
 export const ENDPOINTS = '/webhook-endpoints';
@@ -65,6 +66,7 @@ export function halEndpoint(ep: WebhookEndpoint, box: SecretBox): Record<string,
     version: ep.version,
     createdAt: ep.createdAt,
     updatedAt: ep.updatedAt,
+    owner: ep.owner,
     _links: links,
   };
 }
@@ -82,10 +84,10 @@ export function endpointNotFound(id: string): NotFoundError {
   return new NotFoundError(`no webhook endpoint has id ${id}; GET ${ENDPOINTS} lists them`);
 }
 
-/** The endpoint the URL's `{id}` names; 404 when there is none. */
+/** The endpoint the URL's `{id}` names; 404 when there is none, or it is another subscriber's. */
 export async function endpointOf(ctx: OutboundContext, request: FastifyRequest): Promise<WebhookEndpoint> {
   const { id } = request.params as { id: string };
   const ep = await ctx.store.outbox.getEndpoint(id);
-  if (!ep) throw endpointNotFound(id);
+  if (!ep || !reaches(request, ep)) throw endpointNotFound(id);
   return ep;
 }

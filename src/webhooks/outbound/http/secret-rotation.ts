@@ -8,6 +8,7 @@ import type { WebhookEndpoint } from '../../../store/outbox.js';
 import { endpointSecretError, generateEndpointSecret } from '../secrets.js';
 import type { EndpointSecret, SecretBox } from '../types.js';
 import { asRecord, endpointNotFound, endpointPath, halEndpoint } from './endpoint-view.js';
+import { reaches } from './endpoint-ownership.js';
 import type { OutboundContext } from './outbound-context.js';
 
 /** The longest overlap a rotation may ask for: a previous secret is meant to be retired, not kept. */
@@ -83,7 +84,7 @@ export function rotateSecret(ctx: OutboundContext) {
     const { id } = request.params as { id: string };
     const input = parseRotation(request.body, ctx.outbound.settings.rotationOverlapMs);
     const result = await ctx.store.outbox.updateEndpoint(id, (current) => {
-      if (!current) throw endpointNotFound(id);
+      if (!current || !reaches(request, current)) throw endpointNotFound(id);
       checkPreconditions(request.headers, asRecord(current));
       const sealedSecrets = ctx.outbound.secrets.seal(rotatedSecrets(ctx.outbound.secrets, current.sealedSecrets, input, Date.now()));
       return { put: { ...userFields(current), sealedSecrets } };
