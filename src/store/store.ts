@@ -11,6 +11,7 @@ import type { Outbox } from './outbox.js';
 import type { StorageWatch } from './storage-watch.js';
 import type { Retention } from './retention/retention.js';
 import type { StoreSize } from './store-size.js';
+import type { BatchOptions, BatchStep } from './batch.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -112,6 +113,12 @@ export interface Store {
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options?: WriteOptions): Promise<StoredRecord>;
   /** Creates, replaces or deletes the record at a known id, as `decide` says, atomically (PUT, PATCH, DELETE). */
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options?: WriteOptions): Promise<Mutation>;
+  /**
+   * Runs writes as one transaction, in order: all of them commit, each with its event, or none
+   * (then it rejects with BatchItemError naming the item that failed and its own error). Each step
+   * is called with the results of the steps before it, inside the transaction (see BatchStep).
+   */
+  batch(steps: readonly BatchStep[], options?: BatchOptions): Promise<Mutation[]>;
 
   /**
    * Loads records that keep their ids (a bulk import), in one transaction: all of them or none.
