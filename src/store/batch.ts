@@ -1,37 +1,8 @@
-import type { RecordId } from '../core/record.js';
-import type { ResourceDefinition } from '../core/resource.js';
 import { step, type Flow } from './flow.js';
-import { claimLost, type IdempotencyCompletion, type IdempotencyEntry } from './idempotency.js';
+import { claimLost, type IdempotencyCompletion } from './idempotency.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import type { WriteTransaction } from './statements.js';
-import type { Decide, Mutation, WriteOptions } from './store.js';
-
-/** One write of a batch: a POST's insert, or a PUT, PATCH or DELETE's mutate (as Store.insert and Store.mutate take them). */
-export type BatchOp =
-  | { kind: 'insert'; resource: ResourceDefinition; data: Record<string, unknown>; options: WriteOptions }
-  | { kind: 'mutate'; resource: ResourceDefinition; id: RecordId; decide: Decide; options: WriteOptions };
-
-/**
- * One item of a batch: a synchronous function of what the items before it did (their mutations, in
- * order) that says what this one writes. It runs inside the batch's transaction (SQLite's group
- * commit runs flows synchronously, so nothing may be awaited there), and may throw a DomainError
- * (an access check, a validation after references to earlier results were substituted) to abort the batch.
- */
-export type BatchStep = (earlier: readonly Mutation[]) => BatchOp;
-
-/** The response stored under a batch's Idempotency-Key (the same shape the Idempotency-Key hooks store). */
-export type StoredResponse = NonNullable<IdempotencyEntry['response']>;
-
-/** Options of Store.batch. */
-export interface BatchOptions {
-  /**
-   * The batch request's Idempotency-Key claim and the response to store under it: the key is
-   * completed with that response in the batch's own transaction, so a committed batch is never
-   * applied twice, even if the process dies before answering. `response` is called once, with
-   * every item's result, inside the transaction: it must be synchronous and may not fail.
-   */
-  idempotency?: { completion: IdempotencyCompletion; response: (results: readonly Mutation[]) => StoredResponse };
-}
+import type { BatchOptions, BatchStep, Mutation, StoredResponse, WriteOptions } from './store.js';
 
 /** A batch aborted by one of its items: nothing was applied. `error` is that item's own error. */
 export class BatchItemError extends Error {

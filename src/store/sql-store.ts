@@ -22,10 +22,10 @@ import type { Retention } from './retention/retention.js';
 import { SqlRetention } from './retention/sql-retention.js';
 import { StorageWatch } from './storage-watch.js';
 import { watchedEngine } from './watched-engine.js';
-import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+import type { BatchOptions, BatchStep, Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 import type { StoreSize } from './store-size.js';
 import { seenBy } from './write-errors.js';
-import { BatchItemError, runBatch, type BatchOptions, type BatchProgress, type BatchStep } from './batch.js';
+import { BatchItemError, runBatch, type BatchProgress } from './batch.js';
 
 /**
  * The Store, once for every engine: each method is a flow written against the engine's

@@ -11,7 +11,6 @@ import type { Outbox } from './outbox.js';
 import type { StorageWatch } from './storage-watch.js';
 import type { Retention } from './retention/retention.js';
 import type { StoreSize } from './store-size.js';
-import type { BatchOptions, BatchStep } from './batch.js';
 
 /** What a `mutate` decider wants done with the record it was shown. */
 export type Decision =
@@ -68,6 +67,33 @@ export interface WriteOptions {
 
 /** The fields of other resources whose records go with a deleted record of `resource` (WriteOptions.cascade). */
 export type Dependents = (resource: ResourceDefinition) => ReadonlyArray<{ resource: ResourceDefinition; field: string }>;
+
+/** One write of a batch: a POST's insert, or a PUT, PATCH or DELETE's mutate (as Store.insert and Store.mutate take them). */
+export type BatchOp =
+  | { kind: 'insert'; resource: ResourceDefinition; data: Record<string, unknown>; options: WriteOptions }
+  | { kind: 'mutate'; resource: ResourceDefinition; id: RecordId; decide: Decide; options: WriteOptions };
+
+/**
+ * One item of a batch: a synchronous function of what the items before it did (their mutations, in
+ * order) that says what this one writes. It runs inside the batch's transaction (SQLite's group
+ * commit runs flows synchronously, so nothing may be awaited there), and may throw a DomainError
+ * (an access check, a validation after references to earlier results were substituted) to abort the batch.
+ */
+export type BatchStep = (earlier: readonly Mutation[]) => BatchOp;
+
+/** The response stored under a batch's Idempotency-Key (the same shape the Idempotency-Key hooks store). */
+export type StoredResponse = NonNullable<IdempotencyEntry['response']>;
+
+/** Options of Store.batch. */
+export interface BatchOptions {
+  /**
+   * The batch request's Idempotency-Key claim and the response to store under it: the key is
+   * completed with that response in the batch's own transaction, so a committed batch is never
+   * applied twice, even if the process dies before answering. `response` is called once, with
+   * every item's result, inside the transaction: it must be synchronous and may not fail.
+   */
+  idempotency?: { completion: IdempotencyCompletion; response: (results: readonly Mutation[]) => StoredResponse };
+}
 
 /** The result of bringing the database schema in line with the config. */
 export interface SyncReport {

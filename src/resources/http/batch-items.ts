@@ -9,7 +9,7 @@ import { JSON_BODY_TYPES, PATCH_TYPES } from '../../http/body-types.js';
 import { checkPostPreconditions } from '../../http/conditional.js';
 import type { HttpContext } from '../../http/context.js';
 import { parseMediaType } from '../../http/media-type.js';
-import type { BatchOp } from '../../store/batch.js';
+import type { BatchOp } from '../../store/store.js';
 import type { Mutation } from '../../store/store.js';
 import { resolveReferences, resolveString, type Referenced } from './batch-references.js';
 import { mayRead, notFound } from './record-request.js';

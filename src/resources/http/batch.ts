@@ -4,7 +4,7 @@ import { etagOf } from '../../core/record.js';
 import type { HttpContext } from '../../http/context.js';
 import { halRecord, recordPath } from '../../http/hal.js';
 import { httpDateOf } from '../../http/respond.js';
-import type { BatchStep, StoredResponse } from '../../store/batch.js';
+import type { BatchStep, StoredResponse } from '../../store/store.js';
 import type { Mutation } from '../../store/store.js';
 import { itemProblem, sendBatchFailed, unwrapItem } from './batch-failure.js';
 import { itemWrite, type MatchedItem } from './batch-items.js';

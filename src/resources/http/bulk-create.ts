@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BadRequestError, DomainError, ValidationError, type FieldError } from '../../core/errors.js';
+import { DomainError, ValidationError, type FieldError } from '../../core/errors.js';
 import type { StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
@@ -7,7 +7,7 @@ import { halRecord, recordPath } from '../../http/hal.js';
 import { mediaType, negotiate } from '../../http/negotiate.js';
 import { sendRepresentation } from '../../http/respond.js';
 import { addVary } from '../../http/vary.js';
-import type { BatchOp, BatchStep } from '../../store/batch.js';
+import type { BatchOp, BatchStep } from '../../store/store.js';
 import type { Mutation } from '../../store/store.js';
 import { underIndex, unwrapItem } from './batch-failure.js';
 import { mayRead } from './record-request.js';
@@ -27,7 +27,7 @@ export function createMany(ctx: HttpContext, resource: ResourceDefinition) {
   const max = ctx.config.server.batch.maxRequests;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const items = request.body as unknown[];
-    if (items.length === 0) throw new BadRequestError('malformed-body', `an empty array creates nothing; send the ${resource.name} records to create`);
+    if (items.length === 0) throw new ValidationError([{ pointer: '', detail: `an empty array creates nothing: send an object with the fields of ${resource.name}, or an array of them` }]);
     if (items.length > max) throw new DomainError('batch-too-large', `${items.length} records in one request; at most ${max} are created in one transaction (server.batch.maxRequests): send them in several requests`);
     const ops: BatchOp[] = [];
     const invalid: FieldError[] = [];

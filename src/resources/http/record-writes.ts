@@ -8,7 +8,7 @@ import type { ResourceDefinition } from '../../core/resource.js';
 import { blindRecordTooLarge } from '../../core/validate.js';
 import type { HttpContext } from '../../http/context.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
-import type { BatchOp } from '../../store/batch.js';
+import type { BatchOp } from '../../store/store.js';
 import type { Dependents } from '../../store/store.js';
 import { checkWritePreconditions, patchTarget, refuseStoredReads } from './blind-write.js';
 import { mayRead, notFound, readableBy, visible } from './record-request.js';

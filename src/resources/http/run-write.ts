@@ -1,5 +1,5 @@
 import type { HttpContext } from '../../http/context.js';
-import type { BatchOp } from '../../store/batch.js';
+import type { BatchOp } from '../../store/store.js';
 import type { IdempotencyCompletion } from '../../store/idempotency.js';
 import type { Mutation } from '../../store/store.js';
 
