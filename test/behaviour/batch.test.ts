@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
+import { keyScope, requestFingerprint } from '../../src/http/idempotency.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 import { apiKey } from './auth-support.js';
 
@@ -173,6 +174,27 @@ for (const engine of engines) {
       assert.deepEqual(retry.json(), first.json());
       assert.equal(await eventCount(), events);
       assert.equal((await server.app.inject({ url: '/books?title=Once' })).json().count, 1);
+    });
+
+    test('Idempotency-Key: a batch whose process died after its commit, before answering, is never applied again', async () => {
+      // The state such a crash leaves, built through the store as the first request builds it: the batch's
+      // transaction committed its writes and its answer under the key, and the HTTP answer was never stored after.
+      const requests = [{ method: 'POST', url: '/authors', body: { name: 'Crashed Author' } }];
+      const payload = { requests };
+      const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+      const librarianKey = await server.context.auth.authenticate(librarian.authorization, server.context.auth.audience());
+      const claim = { scope: keyScope(librarianKey.subject, 'POST', '/batch'), key: 'crashed-batch', id: 'first', fingerprint: requestFingerprint('POST', '/batch', 'application/json', payload), expiresAt: soon(10_000) };
+      assert.deepEqual(await server.context.store.claimIdempotencyKey(claim), { claimed: true });
+      const authors = server.context.resources.get('authors')!;
+      const stored = '{"responses":[{"status":201}]}';
+      await server.context.store.batch([() => ({ kind: 'insert', resource: authors, data: { name: 'Crashed Author', born: null }, options: {} })], {
+        idempotency: { completion: { scope: claim.scope, key: claim.key, claimId: claim.id, expiresAt: soon(3_600_000) }, response: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: stored }) },
+      });
+      const retry = await batch(librarian, requests, { 'idempotency-key': 'crashed-batch' });
+      assert.equal(retry.statusCode, 200, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      assert.equal(retry.body, stored, 'the answer stored in the batch\'s transaction');
+      assert.equal((await server.app.inject({ url: '/authors?name=Crashed%20Author' })).json().count, 1);
     });
 
     test('POST /{collection} with an array creates every record in one transaction, or none', async () => {

@@ -39,6 +39,8 @@ export function unwrapItem(err: unknown): { index: number; error: unknown } | un
 export function sendBatchFailed(request: FastifyRequest, reply: FastifyReply, index: number, what: string, problem: ItemProblem): FastifyReply {
   const detail = `item ${index} (${what}) failed with ${problem.status} ${String(problem.body.title)}: ${String(problem.body.detail)}; nothing in the batch was applied`;
   const body = { ...problemBody(request, 'batch-failed', detail, { index, problem: problem.body }), status: problem.status };
+  // A 405 lists what the target allows (RFC 9110 §15.5.6): this one is /batch, which takes POST.
+  if (problem.status === 405) reply.header('allow', 'POST');
   addVary(reply.code(problem.status).headers(problem.headers), 'Accept');
   return reply.type('application/problem+json').send(body);
 }

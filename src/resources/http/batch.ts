@@ -4,6 +4,7 @@ import { etagOf } from '../../core/record.js';
 import type { HttpContext } from '../../http/context.js';
 import { halRecord, recordPath } from '../../http/hal.js';
 import { httpDateOf } from '../../http/respond.js';
+import { addVary } from '../../http/vary.js';
 import type { BatchStep, StoredResponse } from '../../store/store.js';
 import type { Mutation } from '../../store/store.js';
 import { itemProblem, sendBatchFailed, unwrapItem } from './batch-failure.js';
@@ -62,7 +63,7 @@ export function runBatchRequest(ctx: HttpContext) {
       return sendBatchFailed(request, reply, failed.index, what, problem);
     }
     // Whether each record comes back depends on who asks.
-    reply.header('vary', 'Authorization');
+    addVary(reply, 'Authorization');
     return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(answer ?? build(results)));
   };
 }
