@@ -19,6 +19,8 @@ export const GROUPS = {
   profilePage: { id: 'jsp-page', label: 'json-server profile: GET /posts?_page=2&_limit=20 (3k posts)' },
   profileFiltered: { id: 'jsp-filtered', label: 'json-server profile: GET /posts?views_gte=90000&_sort=views&_order=desc&_limit=20 (3k posts)' },
   profileRead: { id: 'jsp-read', label: 'json-server profile: GET /posts/{id} (3k posts)' },
+  batch100: { id: 'batch-100', label: 'POST /batch of 100 creates, paired with single POSTs (records/s)' },
+  bulk100: { id: 'bulk-100', label: 'POST /characters with an array of 100, paired with single POSTs (records/s)' },
   retention: { id: 'retention', label: 'Retention: 1M event writes, keeping the newest 100k (database size)' },
 } as const;
 

@@ -14,6 +14,7 @@ import { installCleanup, killAll } from './processes.js';
 import { GROUPS, SERVERS } from './groups.js';
 import { markdownTable, targetLines, textTable } from './report.js';
 import { apiKeyRows } from './scenarios/api-key.js';
+import { batchRows } from './scenarios/batch.js';
 import { ceilingRows } from './scenarios/ceiling.js';
 import { clusterRows } from './scenarios/cluster.js';
 import { jsonServerRows } from './scenarios/json-server.js';
@@ -54,6 +55,7 @@ const SECTIONS: Section[] = [
   { key: 'api-key', name: 'Restwell with an API key', optional: true, run: apiKeyRows, wrk: true },
   { key: 'jwt', name: 'Restwell with a JWT', optional: true, run: jwtRows, wrk: true },
   { key: 'postgres', name: 'Restwell on PostgreSQL', optional: true, run: postgresRows, wrk: true },
+  { key: 'batch', name: 'Batches and bulk create against single POSTs (SQLite, PostgreSQL)', optional: true, run: batchRows, wrk: true },
   { key: 'rate-limit', name: 'Rate limits shared by the nodes (PostgreSQL, Redis)', optional: true, run: rateLimitRows, wrk: true },
   { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows, wrk: true },
   { key: 'memory', name: 'Memory after 10k / 1M requests', optional: false, run: memoryRows, wrk: true },

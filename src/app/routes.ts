@@ -6,6 +6,7 @@ import { documented, type Route } from '../http/route.js';
 import { jsonServerRoutes } from '../json-server/http/routes.js';
 import { JSON_SERVER_QUERY } from '../json-server/query/json-server-params.js';
 import { resourceRoutes } from '../resources/http/routes.js';
+import { batchRoutes } from '../resources/http/batch-operations.js';
 import { webhookRoutes } from '../webhooks/inbound/http/routes.js';
 import { webhookEndpointRoutes } from '../webhooks/outbound/http/routes.js';
 import type { AppContext } from './context.js';
@@ -47,6 +48,7 @@ export function routeTable(resourceList: Iterable<ResourceDefinition>, config?: 
     ...authRoutes(),
     ...webhookRoutes(),
     ...webhookEndpointRoutes(),
+    ...batchRoutes(),
     ...resourceRoutes(resources.filter((r) => r.compat !== 'json-server'), JSON_SERVER_QUERY),
     ...jsonServerRoutes(resources),
     // The front-end's files (server.static): a catch-all, so each row above wins over a file of its path.

@@ -72,6 +72,7 @@ export function resolveConfig(raw: unknown, options: LoadOptions = {}, source = 
       bodyLimit,
       recordLimit,
       maxJsonDepth: server.maxJsonDepth,
+      batch: { maxRequests: server.batch?.maxRequests ?? DEFAULTS.server.batch.maxRequests, maxBytes: Math.min(bodyLimit, server.batch?.maxBytes === undefined ? bodyLimit : parseBytes(server.batch.maxBytes)) },
       headersTimeoutMs,
       requestTimeoutMs,
       keepAliveTimeoutMs: parseDuration(server.keepAliveTimeout) * 1000,
@@ -190,7 +191,7 @@ function describeErrors(errors: NonNullable<typeof validateSchema.errors>): stri
 }
 
 /** Top-level paths the server itself serves; no resource may take them. */
-const RESERVED = ['events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'webhook-endpoints', 'well-known', 'me', 'event-types'];
+const RESERVED = ['batch', 'events', 'problems', 'openapi.json', 'docs', 'webhooks', 'oauth', 'api-keys', 'subscriptions', 'webhook-endpoints', 'well-known', 'me', 'event-types'];
 
 function checkReferences(config: Record<string, any>): string[] {
   const problems: string[] = [];

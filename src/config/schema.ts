@@ -48,6 +48,18 @@ export const configSchema = {
           description: 'Largest record a write may produce, as JSON: bytes, or a size such as 1mb, at most 256mb. A POST, PUT, PATCH (checked at each JSON Patch operation), webhook store action or import row whose record would be larger is refused (413 over HTTP). Default: bodyLimit, or the larger bodyLimit of a webhook source that stores records',
           oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
         },
+        batch: {
+          description: 'Bounds of POST /batch and of a bulk create (POST /{collection} with a JSON array), each run as one transaction',
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            maxRequests: { description: 'Most sub-requests in one batch, or records in one bulk create (default 100)', type: 'integer', minimum: 1, maximum: 10000 },
+            maxBytes: {
+              description: 'Largest POST /batch body: bytes, or a size such as 512kb (default, and at most, bodyLimit)',
+              oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?\\s*(b|kb|mb|gb)?$' }],
+            },
+          },
+        },
         maxJsonDepth: { description: 'Deepest nesting accepted in a JSON body, a stored json value or a webhook payload (default 64)', type: 'integer', minimum: 2, maximum: 1000 },
         headersTimeout: { ...positiveDuration, description: 'Longest time a client may take to send the request line and headers, e.g. 10s (default); then 408' },
         requestTimeout: { ...positiveDuration, description: 'Longest time a client may take to send a whole request, body included, e.g. 30s (default); then 408. At least headersTimeout' },

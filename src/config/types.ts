@@ -91,6 +91,8 @@ export interface RestwellConfig {
     recordLimit: number;
     /** Deepest nesting accepted in a JSON body, a stored json value or a webhook payload. */
     maxJsonDepth: number;
+    /** Bounds of POST /batch and of a bulk create: sub-requests (or records) per transaction, and the batch body's bytes (at most bodyLimit). */
+    batch: { maxRequests: number; maxBytes: number };
     /** Longest wait for the request line and headers (408 after it). */
     headersTimeoutMs: number;
     /** Longest wait for a whole request, body included (408 after it); never below headersTimeoutMs. */

@@ -22,9 +22,10 @@ import type { Retention } from './retention/retention.js';
 import { SqlRetention } from './retention/sql-retention.js';
 import { StorageWatch } from './storage-watch.js';
 import { watchedEngine } from './watched-engine.js';
-import type { Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
+import type { BatchOptions, BatchStep, Decide, Mutation, Store, SyncReport, WriteOptions } from './store.js';
 import type { StoreSize } from './store-size.js';
 import { seenBy } from './write-errors.js';
+import { BatchItemError, runBatch, type BatchProgress } from './batch.js';
 
 /**
  * The Store, once for every engine: each method is a flow written against the engine's
@@ -121,6 +122,19 @@ export class SqlStore implements Store {
       ? this.engine.mutateRecord(resource, id, decide, options)
       : this.engine.transaction((tx) => mutateRecord(tx, resource, id, decide, options), 2);
     return this.signalling(write.catch((err) => Promise.reject(seenBy(err, options.readable))), (m) => m.outcome !== 'unchanged');
+  }
+
+  batch(steps: readonly BatchStep[], options: BatchOptions = {}): Promise<Mutation[]> {
+    // Which item failed is known only while the flow runs: PostgreSQL explains a constraint failure after rollback.
+    // Each item's readable is its own request's: a unique clash names its holder only to one that may read it.
+    let progress: BatchProgress = { index: -1 };
+    // Runs once: a batch that lost a race is the client's to send again, with all its checks made anew.
+    const write = this.engine.transaction((tx) => runBatch(tx, steps, options, (progress = { index: -1 })));
+    const failed = (err: unknown) => {
+      if (progress.index < 0 || err instanceof BatchItemError) return Promise.reject(err);
+      return Promise.reject(new BatchItemError(progress.index, seenBy(err, progress.readable)));
+    };
+    return this.signalling(write.catch(failed), (results) => results.some((m) => m.outcome !== 'unchanged'));
   }
 
   importRecords(sets: ImportSet[], options: ImportOptions): Promise<void> {

@@ -68,6 +68,33 @@ export interface WriteOptions {
 /** The fields of other resources whose records go with a deleted record of `resource` (WriteOptions.cascade). */
 export type Dependents = (resource: ResourceDefinition) => ReadonlyArray<{ resource: ResourceDefinition; field: string }>;
 
+/** One write of a batch: a POST's insert, or a PUT, PATCH or DELETE's mutate (as Store.insert and Store.mutate take them). */
+export type BatchOp =
+  | { kind: 'insert'; resource: ResourceDefinition; data: Record<string, unknown>; options: WriteOptions }
+  | { kind: 'mutate'; resource: ResourceDefinition; id: RecordId; decide: Decide; options: WriteOptions };
+
+/**
+ * One item of a batch: a synchronous function of what the items before it did (their mutations, in
+ * order) that says what this one writes. It runs inside the batch's transaction (SQLite's group
+ * commit runs flows synchronously, so nothing may be awaited there), and may throw a DomainError
+ * (an access check, a validation after references to earlier results were substituted) to abort the batch.
+ */
+export type BatchStep = (earlier: readonly Mutation[]) => BatchOp;
+
+/** The response stored under a batch's Idempotency-Key (the same shape the Idempotency-Key hooks store). */
+export type StoredResponse = NonNullable<IdempotencyEntry['response']>;
+
+/** Options of Store.batch. */
+export interface BatchOptions {
+  /**
+   * The batch request's Idempotency-Key claim and the response to store under it: the key is
+   * completed with that response in the batch's own transaction, so a committed batch is never
+   * applied twice, even if the process dies before answering. `response` is called once, with
+   * every item's result, inside the transaction: it must be synchronous and may not fail.
+   */
+  idempotency?: { completion: IdempotencyCompletion; response: (results: readonly Mutation[]) => StoredResponse };
+}
+
 /** The result of bringing the database schema in line with the config. */
 export interface SyncReport {
   applied: string[];
@@ -112,6 +139,12 @@ export interface Store {
   insert(resource: ResourceDefinition, data: Record<string, unknown>, options?: WriteOptions): Promise<StoredRecord>;
   /** Creates, replaces or deletes the record at a known id, as `decide` says, atomically (PUT, PATCH, DELETE). */
   mutate(resource: ResourceDefinition, id: RecordId, decide: Decide, options?: WriteOptions): Promise<Mutation>;
+  /**
+   * Runs writes as one transaction, in order: all of them commit, each with its event, or none
+   * (then it rejects with BatchItemError naming the item that failed and its own error). Each step
+   * is called with the results of the steps before it, inside the transaction (see BatchStep).
+   */
+  batch(steps: readonly BatchStep[], options?: BatchOptions): Promise<Mutation[]>;
 
   /**
    * Loads records that keep their ids (a bulk import), in one transaction: all of them or none.

@@ -18,7 +18,7 @@ import { checkPreconditions, parseEtagList } from '../../http/conditional.js';
  * compared; `*` only asks whether the record exists. Where a resource requires If-Match, a blind
  * writer cannot change a record at all (428, without the current ETag the detail gives others).
  */
-export function checkWritePreconditions(request: FastifyRequest, resource: ResourceDefinition, current: StoredRecord | undefined, blind: boolean): void {
+export function checkWritePreconditions(request: Pick<FastifyRequest, 'headers'>, resource: ResourceDefinition, current: StoredRecord | undefined, blind: boolean): void {
   const { headers } = request;
   if (current && blind) {
     const tags = (name: 'if-match' | 'if-none-match') => headers[name] !== undefined && parseEtagList(headers[name]) !== '*';

@@ -31,7 +31,7 @@ export function notFound(resource: ResourceDefinition, id: RecordId | string): N
  * The record if this request may see it: under an `owner` access rule (`request.visibleOwner`),
  * other subjects' records do not exist for it, so they are 404 like records that never were.
  */
-export function visible(request: FastifyRequest, record: StoredRecord | undefined): StoredRecord | undefined {
+export function visible(request: Pick<FastifyRequest, 'visibleOwner'>, record: StoredRecord | undefined): StoredRecord | undefined {
   return record && (request.visibleOwner === undefined || record.owner === request.visibleOwner) ? record : undefined;
 }
 
@@ -39,12 +39,12 @@ export function visible(request: FastifyRequest, record: StoredRecord | undefine
  * True when this request may read `record` of `resource` (its read rule, owner rules included).
  * A write's answer carries the record only then: write access must not leak read access.
  */
-export function mayRead(request: FastifyRequest, resource: ResourceDefinition, record: StoredRecord | undefined): boolean {
+export function mayRead(request: Pick<FastifyRequest, 'principal'>, resource: ResourceDefinition, record: StoredRecord | undefined): boolean {
   return mayReadOwned(readView(resource, request.principal), record?.owner ?? null);
 }
 
 /** What this request may read of each resource, for the store to keep a refused write from naming more (WriteOptions.readable). */
-export function readableBy(request: FastifyRequest, resources: ReadonlyMap<string, ResourceDefinition>): ReadableRecords {
+export function readableBy(request: Pick<FastifyRequest, 'principal'>, resources: ReadonlyMap<string, ResourceDefinition>): ReadableRecords {
   return (name) => {
     const resource = resources.get(name);
     return resource ? readView(resource, request.principal) : false;

@@ -9,6 +9,7 @@ import { RECORD_OPERATIONS } from './record-operations.js';
 import type { QueryDialect } from './query-dialect.js';
 import { replaceRecord } from './replace.js';
 import { singularRoutes } from './singular-routes.js';
+import { withBulkCreate } from './batch-operations.js';
 
 /**
  * The six rows of each resource: its collection (`/{name}`) and its records (`/{name}/{id}`); a
@@ -33,7 +34,7 @@ export function resourceRoutes(resources: Iterable<ResourceDefinition>, dialect?
       { method: 'PATCH', path: item, operationId: `patch${name}`, summary: `Update part of a ${r.name} record`, handler: (c) => patchRecord(c, r), kind: 'patch' },
       { method: 'DELETE', path: item, operationId: `delete${name}`, summary: `Delete a ${r.name} record`, handler: (c) => deleteRecord(c, r), kind: 'delete' },
     ];
-    for (const row of rows) routes.push({ ...row, resource: r, doc: (ctx) => RECORD_OPERATIONS[row.kind](r, ctx) });
+    for (const row of rows) routes.push({ ...row, resource: r, doc: (ctx) => (row.kind === 'create' ? withBulkCreate(RECORD_OPERATIONS.create(r, ctx), r, ctx) : RECORD_OPERATIONS[row.kind](r, ctx)) });
   }
   return routes;
 }
