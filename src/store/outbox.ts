@@ -1,3 +1,4 @@
+import type { EventFilter } from '../core/event-filter.js';
 import type { EventRecord } from '../core/events.js';
 import type { EndpointBacklog } from './outbox-backlog.js';
 
@@ -33,10 +34,12 @@ export interface WebhookEndpoint {
   createdAt: string;
   updatedAt: string;
   owner: string | null;
+  /** Only events of one collection's record, or whose record matches field conditions (core/event-filter.ts); null: every event. */
+  filter: EventFilter | null;
 }
 
 /** What a user sets on an endpoint (create, replace or patch). */
-export type EndpointInput = Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled' | 'headers' | 'rateLimit' | 'sealedSecrets'>;
+export type EndpointInput = Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled' | 'headers' | 'rateLimit' | 'sealedSecrets' | 'filter'>;
 
 /** What an endpoint update decider wants done: put these values, delete it, or keep it as it is. */
 export type EndpointDecision = { put: EndpointInput } | { delete: true } | { keep: true };

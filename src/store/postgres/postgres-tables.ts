@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS _rw_hook_endpoints (
   id ${PG_TEXT} PRIMARY KEY, url text NOT NULL, description text, event_types text, enabled boolean NOT NULL, disabled_reason text,
   headers text NOT NULL, rate_limit text, secrets text NOT NULL, cursor bigint NOT NULL, failing_since ${PG_TEXT},
   version bigint NOT NULL, created_at ${PG_TEXT} NOT NULL, updated_at ${PG_TEXT} NOT NULL, owner text);
+ALTER TABLE _rw_hook_endpoints ADD COLUMN IF NOT EXISTS event_filter text;
 CREATE TABLE IF NOT EXISTS _rw_hook_deliveries (
   seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE,
   endpoint_id ${PG_TEXT} NOT NULL REFERENCES _rw_hook_endpoints (id) ON DELETE CASCADE,

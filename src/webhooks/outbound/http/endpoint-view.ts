@@ -8,6 +8,7 @@ import { liveSecrets } from '../signing-secrets.js';
 import type { EndpointSecret, SecretBox } from '../types.js';
 import type { OutboundContext } from './outbound-context.js';
 import { windowText } from './rate-window.js';
+import { endpointFilterView } from './endpoint-filter.js';
 
 /** The collection's path. */
 export const ENDPOINTS = '/webhook-endpoints';
@@ -60,6 +61,7 @@ export function halEndpoint(ep: WebhookEndpoint, box: SecretBox): Record<string,
     disabledReason: ep.disabledReason,
     headers: viewHeaders(ep.headers),
     rateLimit: ep.rateLimit && { limit: ep.rateLimit.limit, window: windowText(ep.rateLimit.windowMs) },
+    filter: endpointFilterView(ep.filter),
     secrets: secretViews(box, ep.sealedSecrets),
     failingSince: ep.failingSince,
     version: ep.version,
