@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
 import { eventStreams } from '../../src/events/stream/event-streams.js';
 import { bearer, engines, testServer } from '../../src/test-support/test-server.js';
+import { rawSql } from '../../src/test-support/raw-sql.js';
 import { listen, openStream, until, type SseStream } from './stream-support.js';
 
 /** A receiver on loopback that keeps every delivery's body, per path, and answers 204. */
@@ -192,5 +193,29 @@ for (const engine of engines) {
       const listed = (await call('GET', `/webhook-endpoints/${h.id}/deliveries`)).json();
       assert.equal(listed._embedded.deliveries.length, 3);
     });
+  });
+}
+
+for (const engine of engines) {
+  test(`a database made before endpoint filters gains the column, and its endpoints have none (${engine.name})`, async () => {
+    const url = engine.freshUrl();
+    const at = { name: engine.name, freshUrl: () => url };
+    const payload = JSON.stringify({ url: 'http://127.0.0.1:9/old' });
+    let server = await testServer(at, CONFIG);
+    let admin = await bearer(server);
+    const made = await server.app.inject({ method: 'POST', url: '/webhook-endpoints', headers: { ...admin, 'content-type': 'application/json' }, payload });
+    assert.equal(made.statusCode, 201, made.body);
+    await server.close();
+    await rawSql(engine, url, 'ALTER TABLE _rw_hook_endpoints DROP COLUMN event_filter');
+    server = await testServer(at, CONFIG);
+    try {
+      admin = await bearer(server);
+      const read = await server.app.inject({ method: 'GET', url: `/webhook-endpoints/${made.json().id}`, headers: admin });
+      assert.equal(read.json().filter, null);
+      const patched = await server.app.inject({ method: 'PATCH', url: `/webhook-endpoints/${made.json().id}`, headers: { ...admin, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify({ filter: { resource: 'notes' } }) });
+      assert.deepEqual(patched.json().filter, { resource: 'notes', where: {} });
+    } finally {
+      await server.close();
+    }
   });
 }
