@@ -23,6 +23,8 @@ export interface EventQuery {
   types?: string[];
   /** Only events of these collections. */
   resources?: string[];
+  /** Only events about the record with this id (as the log keeps it: text). */
+  recordId?: string;
   visible?: EventVisibility;
 }
 
@@ -38,6 +40,7 @@ export function buildEventQuery(db: Kysely<any>, query: EventQuery, upTo?: numbe
   if (upTo !== undefined) q = q.where('seq', '<=', upTo);
   if (query.types?.length) q = q.where('type', 'in', query.types);
   if (query.resources?.length) q = q.where('resource', 'in', query.resources);
+  if (query.recordId !== undefined) q = q.where('record_id', '=', query.recordId);
   if (query.visible) q = q.where((eb) => visibleTo(eb, query.visible!));
   return q.orderBy('seq', query.newestFirst ? 'desc' : 'asc').limit(query.limit);
 }

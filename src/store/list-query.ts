@@ -1,18 +1,9 @@
+import type { Filter } from '../core/field-condition.js';
 import type { StoredRecord } from '../core/record.js';
 
-/** Filter operators, as in `field[op]=v`; a bare `field=v` is `eq`. */
-export const OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'icontains', 'istartsWith'] as const;
-/** Operators that apply only to text (string and enum) fields. */
-export const TEXT_ONLY: ReadonlySet<string> = new Set(['contains', 'startsWith', 'icontains', 'istartsWith']);
+export { OPERATORS, TEXT_ONLY, type Filter } from '../core/field-condition.js';
 /** The list URL's parameters that are not filters: every other name is a field (`field` or `field[op]`). */
 export const LIST_CONTROLS: ReadonlySet<string> = new Set(['limit', 'sort', 'fields', 'cursor', 'total', 'q', 'expand']);
-
-/** A comparison on one field, from `field=v` or `field[op]=v`. */
-export interface Filter {
-  field: string;
-  op: (typeof OPERATORS)[number];
-  value: unknown;
-}
 
 /** One sort key; `id` is always appended last so the order is total. */
 export interface SortKey {

@@ -5,6 +5,7 @@ import { step, type Flow } from './flow.js';
 import type { Audience, ClaimedDelivery, Lease, WebhookEndpoint } from './outbox.js';
 import { flag, newOutboundId, toEndpoint, toOutboundDelivery } from './outbox-rows.js';
 import { audiences, mayReceive } from './outbox-owner.js';
+import { derivedEventColumns, endpointFilterTest } from './outbox-filter.js';
 import type { Row, Statements, WriteTransaction } from './statements.js';
 
 /** What one derive pass did: the deliveries it claimed for the caller, how many it created, whether the log had more. */
@@ -38,7 +39,7 @@ export function* deriveDeliveries(tx: WriteTransaction, limit: number, horizon: 
   if (!endpoints.length) return { claimed: [], derived: 0, more: false };
   const from = endpoints.reduce((min, e) => Math.min(min, e.cursor), end);
   const read = tx.sql.selectFrom('_rw_events').where('seq', '>', from).where('seq', '<=', end).orderBy('seq').limit(limit);
-  const rows = yield* step(tx.rows((lease ? read.selectAll() : read.select(['seq', 'id', 'type', 'resource', 'owner'])).compile()));
+  const rows = yield* step(tx.rows((lease ? read.selectAll() : read.select(derivedEventColumns(endpoints))).compile()));
   if (!rows.length) return { claimed: [], derived: 0, more: false };
   const last = Number(rows[rows.length - 1]!.seq);
 
@@ -63,10 +64,11 @@ function deliveryRows(endpoints: WebhookEndpoint[], events: Row[], lease: Lease 
   const now = lease?.now ?? new Date().toISOString();
   const claim = lease ? { attempts: 1, last_attempt_at: now, lease_until: lease.until, leased_by: lease.node, lease_token: lease.token } : {};
   const out: Row[] = [];
+  const wants = endpointFilterTest();
   for (const e of events) {
     const seq = Number(e.seq);
     for (const endpoint of endpoints) {
-      if (seq <= endpoint.cursor || !matchesEventType(endpoint.eventTypes, e.type)) continue;
+      if (seq <= endpoint.cursor || !matchesEventType(endpoint.eventTypes, e.type) || !wants(endpoint, e)) continue;
       if (!mayReceive(visible.get(endpoint.id), e)) continue;
       out.push({ id: newOutboundId(), endpoint_id: endpoint.id, event_seq: seq, event_id: e.id, event_type: e.type, status: 'pending', next_attempt_at: now, created_at: now, ...claim });
     }

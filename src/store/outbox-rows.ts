@@ -2,6 +2,7 @@ import { newUuidHex } from '../core/ids.js';
 import type { FieldDefinition } from '../core/resource.js';
 import { storableError } from './inbox.js';
 import type { EndpointInput, OutboundAttempt, OutboundDelivery, WebhookEndpoint } from './outbox.js';
+import { filterColumn, filterOf } from './outbox-filter.js';
 import type { Codec } from './records.js';
 import { ownerAccessColumn, toOwnerAccess } from './outbox-owner.js';
 import type { Row } from './statements.js';
@@ -40,12 +41,13 @@ export function inputColumns(codec: Codec, input: EndpointInput): Row {
     rate_limit: input.rateLimit ? JSON.stringify(input.rateLimit) : null,
     secrets: input.sealedSecrets,
     ...(input.ownerAccess !== undefined ? { owner_access: ownerAccessColumn(input.ownerAccess) } : {}),
+    event_filter: filterColumn(input.filter),
   };
 }
 
 /** The part of an endpoint a user sets, to tell whether a change changes anything. */
 export function inputOf(e: WebhookEndpoint): EndpointInput {
-  return { url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled, headers: e.headers, rateLimit: e.rateLimit, sealedSecrets: e.sealedSecrets, ownerAccess: e.ownerAccess };
+  return { url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled, headers: e.headers, rateLimit: e.rateLimit, sealedSecrets: e.sealedSecrets, ownerAccess: e.ownerAccess, filter: e.filter };
 }
 
 export function toEndpoint(codec: Codec, row: Row): WebhookEndpoint {
@@ -66,6 +68,7 @@ export function toEndpoint(codec: Codec, row: Row): WebhookEndpoint {
     updatedAt: row.updated_at,
     owner: row.owner ?? null,
     ownerAccess: toOwnerAccess(row.owner_access),
+    filter: filterOf(row.event_filter),
   };
 }
 

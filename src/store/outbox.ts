@@ -1,3 +1,4 @@
+import type { EventFilter } from '../core/event-filter.js';
 import type { EventRecord } from '../core/events.js';
 import type { EndpointBacklog } from './outbox-backlog.js';
 import type { EventVisibility } from './event-query.js';
@@ -57,10 +58,12 @@ export interface WebhookEndpoint {
   owner: string | null;
   /** The rights of the subscriber that owns it (it receives only what they may read); null for an operator's endpoint, which receives every event it subscribes to. */
   ownerAccess: OwnerAccess | null;
+  /** Only events of one collection's record, or whose record matches field conditions (core/event-filter.ts); null: every event. */
+  filter: EventFilter | null;
 }
 
 /** What a user sets on an endpoint (create, replace or patch). */
-export type EndpointInput = Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled' | 'headers' | 'rateLimit' | 'sealedSecrets'> & {
+export type EndpointInput = Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled' | 'headers' | 'rateLimit' | 'sealedSecrets' | 'filter'> & {
   /** The owner's rights to store; left out, they stay as they are (none for a new endpoint). */
   ownerAccess?: OwnerAccess | null;
 };

@@ -3,6 +3,7 @@ import { LOG_PAGING_RULE, logPageParameters, logPageResponse } from '../../http/
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
 import { representations } from '../../http/openapi/representations.js';
 import { linksSchema, type SchemaContext } from '../../http/openapi/schemas.js';
+import { recordIdParameter, streamSelectionParameters } from './selection-doc.js';
 
 /** One entry of the event log, as `GET /events` and `GET /events/{id}` serve it. */
 function eventSchema(ctx: SchemaContext): { $ref: string } {
@@ -63,6 +64,7 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
         description: '`oldest` (the default) reads the log in the order it was written; `newest` reads it backwards, newest first.',
         schema: { type: 'string', enum: ['oldest', 'newest'], default: 'oldest' },
       },
+      recordIdParameter(),
       ...logPageParameters('Events'),
     ],
     responses: {
@@ -103,6 +105,7 @@ export const EVENT_OPERATIONS: Record<string, (ctx: SchemaContext) => OperationD
         explode: false,
         schema: { type: 'array', items: { type: 'string', minLength: 1 } },
       },
+      ...streamSelectionParameters(ctx),
     ],
     responses: {
       '200': {

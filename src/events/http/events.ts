@@ -10,6 +10,7 @@ import { BadRequestError } from '../../core/errors.js';
 import { isEventId } from '../../store/records.js';
 import { sendProblem } from '../../http/problems.js';
 import { eventsExpired } from './events-expired.js';
+import { eventResources, parseEventSelection } from './event-selection.js';
 
 /** The HAL representation of one event, linking to the record it is about. */
 export function halEvent(e: EventRecord): Record<string, unknown> {
@@ -21,21 +22,11 @@ export function halEvent(e: EventRecord): Record<string, unknown> {
 /** The `order` values of `GET /events`: the log's own order (default), or newest first. */
 export const EVENT_ORDERS = ['oldest', 'newest'] as const;
 
-/** Every `resource` an event of this API can name: each collection, and each webhook source's inbox. */
-export function eventResources(ctx: Pick<HttpContext, 'resources' | 'config'>): string[] {
-  return [...ctx.resources.keys(), ...Object.keys(ctx.config.webhooks?.sources ?? {}).map((s) => `webhooks/${s}/events`)];
-}
-
-/** The comma-separated (or repeated) values of a filter, each a known one; 400 naming the known ones otherwise. */
-function knownValues(name: string, text: string | undefined, known: string[]): string[] {
-  const values = (text ?? '').split(',').filter(Boolean);
-  for (const v of values) if (!known.includes(v)) throw new BadRequestError('invalid-query', `${name}: "${v}" is not one of ${known.join(', ') || '(none configured)'}`);
-  return values;
-}
+export { eventResources };
 
 /**
  * `GET /events`: the event log, oldest first (or `order=newest`), showing only events of records
- * the caller could read. `type=a,b` and `resource=a,b` filter; `cursor` is opaque (a log
+ * the caller could read. `type=a,b`, `resource=a,b` and (with one collection) `recordId` filter; `cursor` is opaque (a log
  * position), so a reader that stores it resumes exactly where it stopped.
  */
 export function listEvents(ctx: HttpContext) {
@@ -46,17 +37,19 @@ export function listEvents(ctx: HttpContext) {
     // Newest-first cursors name a position to read before, so they carry their own prefix: one of the
     // other order is refused rather than read the wrong way.
     const newestFirst = order === 'newest';
-    const page = parseLogPage(query, ['type', 'resource', 'order'], newestFirst ? 'n' : 'e');
+    const selection = parseEventSelection(query, ctx, false);
+    const page = parseLogPage(query, ['type', 'resource', 'recordId', 'order'], newestFirst ? 'n' : 'e');
     const types = (page.filters.type ?? '').split(',').filter(Boolean);
-    const resources = knownValues('resource', page.filters.resource, eventResources(ctx));
+    const { resources } = selection;
+    const recordId = selection.filter?.recordId;
     const visible = eventVisibility(ctx.resources.values(), request.principal);
     if (newestFirst) {
       const before = page.after || undefined;
-      const rows = await ctx.store.listEvents({ newestFirst, before, limit: page.limit + 1, types, resources, visible });
+      const rows = await ctx.store.listEvents({ newestFirst, before, limit: page.limit + 1, types, resources, recordId, visible });
       const request_ = { ...page, after: before };
       return sendKeysetPage(request, reply, { path: '/events', prefix: 'n', rel: 'events', request: request_, rows, position: (e) => String(e.seq), embed: halEvent, tail: 'newest-first' });
     }
-    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, resources, visible });
+    const rows = await ctx.store.listEvents({ after: page.after, limit: page.limit + 1, types, resources, recordId, visible });
     // A cursor from before what retention pruned would resume past events it never saw: 410, not a silent gap.
     const cursor = query.cursor;
     if (cursor !== undefined && cursor !== '') {

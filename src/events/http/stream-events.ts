@@ -11,6 +11,7 @@ import { eventStreams, type EventStreams, type StreamHolder } from '../stream/ev
 import { retryFrame, sseFrame } from '../stream/sse-frame.js';
 import { StreamClient, type StreamFilter } from '../stream/stream-client.js';
 import { acceptsEventStream, parseStreamRequest } from './stream-request.js';
+import { parseEventSelection } from './event-selection.js';
 
 /** What a client waits before reconnecting after its stream ends (shutdown, a drop, a network blip). */
 const RETRY_MS = 2000;
@@ -40,7 +41,8 @@ export function streamEvents(ctx: AuthContext) {
       reply.header('retry-after', String(FULL_RETRY_AFTER_SECONDS));
       return sendProblem(request, reply, 'too-many-streams', `this node serves ${streams.config.maxClients} event streams already (events.stream.maxClients); retry later`);
     }
-    const filter: StreamFilter = { visible: eventVisibility(ctx.resources.values(), request.principal), types: asked.types };
+    const selection = parseEventSelection(request.query as Record<string, unknown>, ctx);
+    const filter: StreamFilter = { visible: eventVisibility(ctx.resources.values(), request.principal), types: asked.types, resources: selection.resources, match: selection.filter };
     // Counted at once, before any wait, so concurrent requests cannot all pass the cap.
     const client = request.method === 'HEAD' ? undefined : new StreamClient(reply.raw, filter, streams.config.bufferBytes, request.log);
     if (client) streams.add(client);
@@ -80,9 +82,11 @@ async function catchUp(ctx: AuthContext, streams: EventStreams, client: StreamCl
   try {
     let position = after;
     for (;;) {
-      const page = await ctx.store.listEvents({ after: position, limit: CATCH_UP_PAGE, types: filter.types, visible: filter.visible });
+      const page = await ctx.store.listEvents({ after: position, limit: CATCH_UP_PAGE, types: filter.types, resources: filter.resources, recordId: filter.match?.recordId, visible: filter.visible });
       for (const event of page) {
         if (client.isClosed) return;
+        // The field conditions are not SQL: applied here, as they are to live events.
+        if (!client.wants(event)) continue;
         await client.catchUp(event, sseFrame(event));
       }
       if (page.length < CATCH_UP_PAGE) break;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError } from '../../core/errors.js';
 import { parseMediaType } from '../../http/media-type.js';
+import { isSelectionParam } from './event-selection.js';
 
 /** What a `GET /events/stream` request asks for. */
 export interface StreamRequest {
@@ -11,14 +12,14 @@ export interface StreamRequest {
 }
 
 /**
- * Reads `type` and the resume point. The Last-Event-ID header wins over `?lastEventId=`: an
+ * Reads `type` and the resume point (the selection, `resource`, `recordId` and `filter[…]`, is read by parseEventSelection). The Last-Event-ID header wins over `?lastEventId=`: an
  * EventSource opened with the parameter keeps that URL on every reconnect but sends the header
  * with the newest id it saw, so the header is the fresher of the two. An empty value means none.
  */
 export function parseStreamRequest(request: FastifyRequest): StreamRequest {
   const query = request.query as Record<string, unknown>;
   for (const k of Object.keys(query)) {
-    if (k !== 'type' && k !== 'lastEventId') throw new BadRequestError('invalid-query', `unknown query parameter "${k}"; use type, lastEventId`);
+    if (k !== 'type' && k !== 'lastEventId' && !isSelectionParam(k)) throw new BadRequestError('invalid-query', `unknown query parameter "${k}"; use type, resource, recordId, filter[field][op], lastEventId`);
   }
   const types = [query.type ?? []].flat().join(',').split(',').filter(Boolean);
   const header = request.headers['last-event-id'];

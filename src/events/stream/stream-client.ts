@@ -1,15 +1,19 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { matchesEventFilter, type EventFilter } from '../../core/event-filter.js';
 import type { EventRecord } from '../../core/events.js';
 import { isEventVisible, type EventVisibility } from '../../store/event-query.js';
 import { HEARTBEAT_FRAME } from './sse-frame.js';
 import type { TailReader } from './event-tail.js';
 
-/** Which events a client gets: those it may read, of the types it asked for (none: all). */
+/** Which events a client gets: those it may read, of the types and resources it asked for (none: all), matching its record filter. */
 export interface StreamFilter {
   visible?: EventVisibility;
   types: string[];
+  resources?: string[];
+  /** A record id and field conditions (core/event-filter.ts), applied here to each event. */
+  match?: EventFilter;
 }
 
 /**
@@ -82,9 +86,9 @@ export class StreamClient implements TailReader {
     return this.sent;
   }
 
-  /** True when this client may see `event` and asked for its type. */
+  /** True when this client may see `event` and asked for it (its type, its resource, its record filter). */
   wants(event: EventRecord): boolean {
-    return (!this.filter.types.length || this.filter.types.includes(event.type)) && isEventVisible(this.filter.visible, event);
+    return (!this.filter.types.length || this.filter.types.includes(event.type)) && isEventVisible(this.filter.visible, event) && selects(this.filter, event);
   }
 
   /** An event from the live tail: written now when live, kept in order while catching up. */
@@ -174,4 +178,10 @@ export class StreamClient implements TailReader {
     this.backlog = undefined;
     this.res.destroy();
   }
+}
+
+/** The resources and record filter a client asked for. */
+function selects(filter: StreamFilter, event: EventRecord): boolean {
+  if (filter.resources?.length && !filter.resources.includes(event.resource)) return false;
+  return !filter.match || matchesEventFilter(filter.match, event);
 }

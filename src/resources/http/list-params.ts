@@ -3,7 +3,10 @@ import type { FieldDefinition, ResourceDefinition } from '../../core/resource.js
 import { parseStrictJson } from '../../core/strict-json.js';
 import { queryableField } from '../../core/system-fields.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../http/page-size.js';
-import { OPERATORS, TEXT_ONLY, type Filter, type ListQuery } from '../../store/list-query.js';
+import { MAX_FILTER_INTEGER, parseBoolean, parseCondition, type Filter, type IdTypeOf } from '../../core/field-condition.js';
+import type { ListQuery } from '../../store/list-query.js';
+
+export { MAX_FILTER_INTEGER };
 
 /** The longest `q=` accepted: a search, not a document. */
 export const MAX_SEARCH_LENGTH = 200;
@@ -19,7 +22,6 @@ export interface ListParams {
   expand: string[];
 }
 
-type IdTypeOf = (reference: FieldDefinition) => ResourceDefinition['idType'];
 /** Sort keys the server sets on every record, so never null. */
 const SERVER_MANAGED: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);
 
@@ -162,52 +164,8 @@ export function parseFilterParam(resource: ResourceDefinition, key: string, text
 
 function parseFilter(resource: ResourceDefinition, key: string, text: string, idTypeOf: IdTypeOf): Filter {
   const m = /^([A-Za-z][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/.exec(key);
-  const field = m ? queryableField(resource, m[1]) : undefined;
-  if (!m || !field) throw bad(`unknown query parameter "${key}": ${resource.name} has no filterable field "${m?.[1] ?? key}"`);
-  const op = (m[2] ?? 'eq') as Filter['op'];
-  if (!OPERATORS.includes(op)) throw bad(`unknown operator "${m[2]}" in "${key}"; operators: ${OPERATORS.join(', ')}`);
-  if (TEXT_ONLY.has(op) && field.type !== 'string' && field.type !== 'enum') throw bad(`${op} applies only to text fields; ${field.name} is ${field.type}`);
-  const value = op === 'in' ? text.split(',').map((t) => parseValue(field, key, t, idTypeOf)) : parseValue(field, key, text, idTypeOf, TEXT_ONLY.has(op));
-  return { field: field.name, op, value };
-}
-
-/** The largest integer a filter takes (15 digits, exact in every engine's numbers), negated the smallest. */
-export const MAX_FILTER_INTEGER = 999_999_999_999_999;
-
-function parseValue(field: FieldDefinition, key: string, text: string, idTypeOf: IdTypeOf, raw = false): unknown {
-  // No engine stores NUL in text, so no value can match it; say so rather than let engines differ.
-  if (text.includes('\u0000')) throw bad(`${key}: values must not contain the NUL character`);
-  if (raw) return text;
-  switch (field.type) {
-    case 'integer':
-      if (!/^-?\d{1,15}$/.test(text)) throw bad(`${key}: "${text}" is not an integer`);
-      return Number(text);
-    case 'number':
-      if (text.trim() === '' || !Number.isFinite(Number(text))) throw bad(`${key}: "${text}" is not a number`);
-      return Number(text);
-    case 'boolean':
-      return parseBoolean(key, text);
-    case 'datetime': {
-      const t = Date.parse(text);
-      if (Number.isNaN(t)) throw bad(`${key}: "${text}" is not a date-time (use RFC 3339, e.g. 2026-01-31T12:00:00Z)`);
-      return new Date(t).toISOString();
-    }
-    case 'reference':
-      if (idTypeOf(field) !== 'integer') return text;
-      // Compared with an integer column: anything else would fail on a typed engine, and match nothing anyway.
-      if (!/^\d{1,15}$/.test(text)) throw bad(`${key}: "${text}" is not an id of ${field.to} (ids are positive integers)`);
-      return Number(text);
-    case 'enum':
-      if (!field.values!.includes(text)) throw bad(`${key}: "${text}" is not one of ${field.values!.join(', ')}`);
-      return text;
-    default:
-      return text;
-  }
-}
-
-function parseBoolean(key: string, text: string): boolean {
-  if (text !== 'true' && text !== 'false') throw bad(`${key} must be true or false`);
-  return text === 'true';
+  if (!m) throw bad(`unknown query parameter "${key}": ${resource.name} has no filterable field "${key}"`);
+  return parseCondition(resource, m[1], m[2], text, key, idTypeOf);
 }
 
 function bad(message: string): BadRequestError {

@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS _rw_hook_endpoints (
   headers text NOT NULL, rate_limit text, secrets text NOT NULL, cursor bigint NOT NULL, failing_since ${PG_TEXT},
   version bigint NOT NULL, created_at ${PG_TEXT} NOT NULL, updated_at ${PG_TEXT} NOT NULL, owner text);
 ALTER TABLE _rw_hook_endpoints ADD COLUMN IF NOT EXISTS owner_access text;
+ALTER TABLE _rw_hook_endpoints ADD COLUMN IF NOT EXISTS event_filter text;
 CREATE TABLE IF NOT EXISTS _rw_hook_deliveries (
   seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE,
   endpoint_id ${PG_TEXT} NOT NULL REFERENCES _rw_hook_endpoints (id) ON DELETE CASCADE,

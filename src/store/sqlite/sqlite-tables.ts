@@ -57,6 +57,7 @@ const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
   ['_rw_idempotency', 'claim_id', 'TEXT'],
   ['_rw_idempotency', 'applied', 'TEXT'],
   ['_rw_hook_endpoints', 'owner_access', 'TEXT'],
+  ['_rw_hook_endpoints', 'event_filter', 'TEXT'],
 ];
 
 /** Creates Restwell's own tables, or brings those of a database made by an earlier version up to date. */

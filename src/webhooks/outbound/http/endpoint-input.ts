@@ -6,6 +6,8 @@ import { sealHeaders } from '../sealed-headers.js';
 import { endpointSecretError } from '../secrets.js';
 import type { SecretBox } from '../types.js';
 import { checkHeaders } from './endpoint-headers.js';
+import { parseEndpointFilter } from './endpoint-filter.js';
+import type { ResourceDefinition } from '../../../core/resource.js';
 import { eventTypePatternError, MAX_EVENT_TYPE_PATTERNS } from './event-type-patterns.js';
 import { parseWindow } from './rate-window.js';
 
@@ -16,12 +18,14 @@ export type EndpointFields = Omit<EndpointInput, 'sealedSecrets'>;
 export interface InputRules {
   policy: AddressPolicy;
   eventTypes: readonly string[];
+  /** The collections an endpoint's `filter` may name (endpoint-filter.ts). */
+  resources?: ReadonlyMap<string, ResourceDefinition>;
 }
 
 export const MAX_DESCRIPTION = 500;
 export const MAX_RATE_LIMIT = 1_000_000;
 
-const WRITABLE = ['url', 'description', 'eventTypes', 'enabled', 'headers', 'rateLimit'];
+const WRITABLE = ['url', 'description', 'eventTypes', 'enabled', 'headers', 'rateLimit', 'filter'];
 /** Members of the representation a client may send back with PUT (a GET body PUT back as it is); they are not written. */
 const READ_ONLY = new Set(['id', 'secrets', 'disabledReason', 'failingSince', 'version', 'createdAt', 'updatedAt', 'owner', '_links', '_embedded']);
 
@@ -49,6 +53,7 @@ export function parseEndpointInput(body: unknown, rules: InputRules, mode: 'crea
     enabled: enabled(b.enabled, errors),
     headers: b.headers === undefined || b.headers === null ? {} : checkHeaders(b.headers, errors),
     rateLimit: rateLimit(b.rateLimit, errors),
+    filter: parseEndpointFilter(b.filter, rules.resources ?? new Map(), errors),
   };
   let secret: string | undefined;
   if (mode === 'create' && b.secret !== undefined && b.secret !== null) {

@@ -3,6 +3,7 @@ import { linksSchema, type SchemaContext } from '../../../http/openapi/schemas.j
 import { MAX_CUSTOM_HEADERS, MAX_HEADER_VALUE } from './endpoint-headers.js';
 import { MAX_DESCRIPTION, MAX_RATE_LIMIT } from './endpoint-input.js';
 import { eventTypePatterns, MAX_EVENT_TYPE_PATTERNS } from './event-type-patterns.js';
+import { endpointFilterSchema } from './endpoint-filter.js';
 
 /**
  * `whsec_` and the standard base64 of 24 to 64 bytes, as endpointSecretError checks: 32 to 88
@@ -37,6 +38,7 @@ function writable(ctx: SchemaContext): Record<string, Json> {
       description: 'Extra request headers sent with every delivery (e.g. `authorization`); `webhook-*`, `host`, `content-type` and other headers the sender sets are refused. Values that carry a credential (`authorization`, `x-api-key`, `…-token`, `Bearer …`) are encrypted at rest and read back as `[redacted]`; sending `[redacted]` back keeps the stored value',
     },
     rateLimit: rateLimitSchema(ctx),
+    filter: endpointFilterSchema(ctx),
   };
 }
 

@@ -9,6 +9,7 @@ import type { EndpointSecret, SecretBox } from '../types.js';
 import type { OutboundContext } from './outbound-context.js';
 import { windowText } from './rate-window.js';
 import { reaches } from './endpoint-ownership.js';
+import { endpointFilterView } from './endpoint-filter.js';
 
 /** The collection's path. */
 export const ENDPOINTS = '/webhook-endpoints';
@@ -61,6 +62,7 @@ export function halEndpoint(ep: WebhookEndpoint, box: SecretBox): Record<string,
     disabledReason: ep.disabledReason,
     headers: viewHeaders(ep.headers),
     rateLimit: ep.rateLimit && { limit: ep.rateLimit.limit, window: windowText(ep.rateLimit.windowMs) },
+    filter: endpointFilterView(ep.filter),
     secrets: secretViews(box, ep.sealedSecrets),
     failingSince: ep.failingSince,
     version: ep.version,

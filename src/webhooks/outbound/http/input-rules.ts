@@ -8,5 +8,5 @@ import type { OutboundContext } from './outbound-context.js';
  * `webhooks.outbound.allowNetworks` (the one deliveries go through) and the event types there are.
  */
 export function inputRules(ctx: OutboundContext): InputRules {
-  return { policy: new AddressPolicy(ctx.outbound.settings.allowNetworks), eventTypes: knownEventTypes(ctx) };
+  return { policy: new AddressPolicy(ctx.outbound.settings.allowNetworks), eventTypes: knownEventTypes(ctx), resources: ctx.resources };
 }

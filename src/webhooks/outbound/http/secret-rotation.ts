@@ -101,5 +101,5 @@ export function rotateSecret(ctx: OutboundContext) {
 }
 
 function userFields(ep: WebhookEndpoint) {
-  return { url: ep.url, description: ep.description, eventTypes: ep.eventTypes, enabled: ep.enabled, headers: ep.headers, rateLimit: ep.rateLimit };
+  return { url: ep.url, description: ep.description, eventTypes: ep.eventTypes, enabled: ep.enabled, headers: ep.headers, rateLimit: ep.rateLimit, filter: ep.filter };
 }
