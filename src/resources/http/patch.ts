@@ -10,7 +10,7 @@ import { PATCH_TYPES } from '../../http/body-types.js';
 import { checkWritePreconditions, patchTarget, refuseStoredReads } from './blind-write.js';
 import { mayRead, notFound, readableBy, recordId, visible } from './record-request.js';
 import { HAL_SHAPE, type RecordShape } from './record-shape.js';
-import { sendWritten } from './write-response.js';
+import { handledBody, sendWritten } from './write-response.js';
 
 /**
  * `PATCH /{collection}/{id}`: applies a merge patch (RFC 7396) or a JSON Patch (RFC 6902) to the
@@ -27,11 +27,13 @@ export function patchRecord(ctx: HttpContext, resource: ResourceDefinition, shap
     if (request.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
     const jsonPatch = kind === PATCH_TYPES[1];
     const plain = shape.plainPatch && !(PATCH_TYPES as readonly string[]).includes(kind) ? shape.plainPatch : undefined;
+    // A JSON Patch's operations are instructions, not members: `handling` applies to merge patches only.
+    const body = jsonPatch ? request.body : handledBody(request, reply, validator, request.body, shape);
     // A JSON Patch is bounded while it applies (it can double a value per operation); a merge patch's
     // result is at most the record and the body, so the record check in prepare bounds it.
     const apply = (doc: unknown, current: StoredRecord, blind: boolean) => {
-      if (plain) return plain(doc as Record<string, unknown>, shape.input(request.body));
-      if (!jsonPatch) return applyMergePatch(doc, request.body);
+      if (plain) return plain(doc as Record<string, unknown>, shape.input(body));
+      if (!jsonPatch) return applyMergePatch(doc, body);
       try {
         return applyJsonPatch(doc, request.body, validator.patchLimit(current));
       } catch (err) {

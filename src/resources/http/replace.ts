@@ -6,7 +6,7 @@ import { recordPath } from '../../http/hal.js';
 import { checkWritePreconditions } from './blind-write.js';
 import { mayRead, notFound, readableBy, recordId, visible } from './record-request.js';
 import { HAL_SHAPE, type RecordShape } from './record-shape.js';
-import { sendWritten } from './write-response.js';
+import { handledBody, sendWritten } from './write-response.js';
 
 /**
  * `PUT /{collection}/{id}`: replaces the record (200) or creates it at this id (201); a writer that
@@ -27,7 +27,7 @@ export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition, sh
         if (current && !visible(request, current)) throw notFound(resource, id);
         const blind = current !== undefined && !mayRead(request, resource, current);
         checkWritePreconditions(request, resource, current, blind);
-        return { put: validator.prepare(shape.input(request.body), current, id, blind) };
+        return { put: validator.prepare(handledBody(request, reply, validator, shape.input(request.body), shape), current, id, blind) };
       },
       { owner: request.subject ?? null, readable: readableBy(request, ctx.resources) },
     );
