@@ -84,7 +84,8 @@ export function idempotencyHooks(ctx: HttpContext, mayRead: MayRead = () => true
         return sendWithoutRecord(reply.header('idempotent-replayed', 'true'), status === 201, headers.location);
       }
       reply.code(status).headers(headers).header('idempotent-replayed', 'true');
-      return reply.send(body);
+      // A stored answer without a body (Prefer: return=minimal) replays without one, and without a Content-Type.
+      return reply.send(body === '' ? undefined : body);
     }
     if (entry.applied) return replayApplied(ctx, request, reply, entry.applied, mayRead);
     reply.header('retry-after', '1');

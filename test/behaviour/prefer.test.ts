@@ -159,9 +159,8 @@ for (const engine of engines) {
       const first = await send('POST', '/characters', payload, { ...key, prefer: 'return=minimal' });
       bodiless(first, 201);
       const retry = await send('POST', '/characters', payload, { ...key, prefer: 'return=representation' });
-      assert.equal(retry.statusCode, 201);
-      assert.equal(retry.headers['idempotent-replayed'], 'true');
-      assert.equal(retry.body, '', 'the stored answer, not one reshaped');
+      bodiless(retry, 201);
+      assert.equal(retry.headers['idempotent-replayed'], 'true', 'the stored answer, not one reshaped');
       assert.equal(retry.headers['preference-applied'], 'return=minimal', 'which says what it is');
       assert.equal(retry.headers.location, first.headers.location);
       assert.equal(retry.headers.etag, first.headers.etag);
