@@ -30,7 +30,7 @@ export interface RecordShape {
   prefer?: boolean;
 }
 
-/** Restwell's own: HAL records, 204 for a DELETE. */
+/** Restwell's own: HAL records, 204 for a DELETE, and answers that follow Prefer. */
 export const HAL_SHAPE: RecordShape = {
   body: halRecord,
   send: sendRepresentation,
