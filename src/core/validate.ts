@@ -65,6 +65,19 @@ export class RecordValidator {
   }
 
   /**
+   * A write body without the members it would be refused for not knowing (`handling=lenient`,
+   * RFC 7240 §4.4): members that are neither a field of the resource, nor a server-managed member
+   * (whose values `prepare` still checks), nor a HAL member (which `prepare` ignores). Only the top
+   * level: a field's own value is the field's, validated as it is. Anything but an object is
+   * returned as it is, for `prepare` to refuse.
+   */
+  withoutUnknownMembers(body: unknown): unknown {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+    const known = new Set<string>([...this.resource.fields.map((f) => f.name), ...SYSTEM_FIELDS, ...HAL_MEMBERS]);
+    return Object.fromEntries(Object.entries(body).filter(([key]) => known.has(key)));
+  }
+
+  /**
    * The most a JSON Patch may make the plain representation of `current` (what PATCH patches):
    * the record limit, plus the server-managed members that representation adds to the field data.
    */

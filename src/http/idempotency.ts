@@ -5,6 +5,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import type { AppliedWrite, IdempotencyCompletion } from '../store/idempotency.js';
 import type { HttpContext } from './context.js';
 import { halRecord, recordPath } from './hal.js';
+import { preferencesOf } from './prefer.js';
 import { sendProblem } from './problems.js';
 import { sendRepresentation, sendWithoutRecord } from './respond.js';
 import { StoreFullError } from '../store/errors.js';
@@ -17,7 +18,7 @@ import { StoreFullError } from '../store/errors.js';
  */
 const IN_FLIGHT_LEASE_MS = 10_000;
 /** Response headers that belong to the stored response and are replayed. */
-const REPLAYED = ['location', 'etag', 'content-type', 'last-modified', 'link', 'vary', 'accept-patch', 'allow'];
+const REPLAYED = ['location', 'etag', 'content-type', 'last-modified', 'link', 'vary', 'accept-patch', 'allow', 'preference-applied'];
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,9 +35,12 @@ export function keyScope(subject: string | undefined, method: string, url: strin
   return `${subject ?? 'anonymous'} ${method} ${url.split('?')[0]}`;
 }
 
-/** The hash a retry must match: the same method, URL, content type and body. */
-export function requestFingerprint(method: string, url: string, contentType: string | undefined, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${url}\n${contentType ?? ''}\n${JSON.stringify(body ?? null)}`).digest('base64url');
+/**
+ * The hash a retry must match: the same method, URL, content type and body, and `Prefer:
+ * handling=lenient`, which changes what the body does (a strict request's hash is what it always was).
+ */
+export function requestFingerprint(method: string, url: string, contentType: string | undefined, body: unknown, lenient = false): string {
+  return createHash('sha256').update(`${method}\n${url}\n${contentType ?? ''}\n${JSON.stringify(body ?? null)}${lenient ? '\nhandling=lenient' : ''}`).digest('base64url');
 }
 
 /**
@@ -48,7 +52,9 @@ export function requestFingerprint(method: string, url: string, contentType: str
  * response rebuilt from the record the write made. The same key with a different request is 422;
  * a retry while the first is still running is 409. Keys are scoped by `keyScope`. A retry whose
  * caller may not read the record (`mayRead`: its token lost the scope since) gets the answer
- * without it, as a first request of its own would (sendWithoutRecord).
+ * without it, as a first request of its own would (sendWithoutRecord). A retry is the same request:
+ * its `Prefer: return=…` does not reshape the stored answer, which replays with its own
+ * Preference-Applied, so the client sees which answer it got.
  */
 export function idempotencyHooks(ctx: HttpContext, mayRead: MayRead = () => true) {
   const ttlMs = ctx.config.idempotency.ttlSeconds * 1000;
@@ -61,7 +67,7 @@ export function idempotencyHooks(ctx: HttpContext, mayRead: MayRead = () => true
       return sendProblem(request, reply, 'malformed-body', 'Idempotency-Key must be one printable ASCII value of 1 to 255 characters');
     }
     const scope = keyScope(request.subject, request.method, request.url);
-    const fingerprint = requestFingerprint(request.method, request.url, request.headers['content-type'], request.body);
+    const fingerprint = requestFingerprint(request.method, request.url, request.headers['content-type'], request.body, preferencesOf(request).handling === 'lenient');
     const id = randomUUID();
     const result = await ctx.store.claimIdempotencyKey({ scope, key, id, fingerprint, expiresAt: new Date(Date.now() + Math.min(ttlMs, IN_FLIGHT_LEASE_MS)).toISOString() });
     if (result.claimed) {
@@ -78,7 +84,8 @@ export function idempotencyHooks(ctx: HttpContext, mayRead: MayRead = () => true
         return sendWithoutRecord(reply.header('idempotent-replayed', 'true'), status === 201, headers.location);
       }
       reply.code(status).headers(headers).header('idempotent-replayed', 'true');
-      return reply.send(body);
+      // A stored answer without a body (Prefer: return=minimal) replays without one, and without a Content-Type.
+      return reply.send(body === '' ? undefined : body);
     }
     if (entry.applied) return replayApplied(ctx, request, reply, entry.applied, mayRead);
     reply.header('retry-after', '1');

@@ -46,6 +46,20 @@ export function sendWithoutRecord(reply: FastifyReply, created: boolean, locatio
   return reply.code(created ? 201 : 204).send();
 }
 
+/**
+ * The answer to a write that asked for `Prefer: return=minimal` (RFC 7240 §4.2): no body, 201 with
+ * the Location of a created record or 204, and the ETag and Last-Modified its representation would
+ * have had, so the next conditional write can follow without a GET. The ETag is the one of the
+ * representation this request's Accept selects (hence `Vary: Accept`), the one its If-Match is compared with.
+ */
+export function sendMinimal(request: FastifyRequest, reply: FastifyReply, status: 201 | 204, headers: RepresentationHeaders): FastifyReply {
+  addVary(reply, 'Accept');
+  if (headers.etag) reply.header('etag', representationEtag(headers.etag, negotiate(request)));
+  if (headers.location) reply.header('location', headers.location);
+  if (headers.lastModified) reply.header('last-modified', httpDateOf(headers.lastModified));
+  return reply.code(status).send();
+}
+
 const httpDates = new Map<string, string>();
 
 /** The HTTP-date of an ISO timestamp; a hot record's is formatted once, not on every response. */

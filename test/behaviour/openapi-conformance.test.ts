@@ -149,6 +149,14 @@ for (const engine of engines) {
       await send('PATCH', `/characters/${id}`, [{ op: 'test', path: '/name', value: 'Bart' }], writer, 'application/json-patch+json');
       await send('PATCH', `/characters/${id}`, { number: '1' }, writer, 'text/plain');
       await send('PATCH', '/characters/999999', { number: '1' }, writer, 'application/merge-patch+json');
+      // Prefer: the answers without a body (also replayed), and the record said applied.
+      const minimal = { ...writer, prefer: 'return=minimal, handling=lenient' };
+      const ned = await send('POST', '/characters', { name: 'Flanders' }, { ...minimal, 'idempotency-key': 'ned-1' });
+      await send('POST', '/characters', { name: 'Flanders' }, { ...minimal, 'idempotency-key': 'ned-1' });
+      await send('PUT', String(ned.headers.location), { name: 'Flanders', number: '1' }, minimal);
+      await send('PUT', '/characters/4343', { name: 'Maude' }, minimal);
+      await send('PATCH', String(ned.headers.location), { number: '2' }, minimal, 'application/merge-patch+json');
+      await send('PATCH', String(ned.headers.location), { number: '3' }, { ...writer, prefer: 'return=representation' }, 'application/merge-patch+json');
       await call('OPTIONS', `/characters/${id}`);
       await call('OPTIONS', '/characters');
       await call('OPTIONS', '/oauth/token');

@@ -13,7 +13,7 @@ const RESPONSE_HEADERS: Record<string, { name: string; doc: Json }> = {
   },
   location: { name: 'Location', doc: { description: 'Path of the record', schema: { type: 'string', format: 'uri-reference' } } },
   'last-modified': { name: 'LastModified', doc: { description: 'When the record last changed (HTTP date); send it in If-Modified-Since / If-Unmodified-Since', schema: { type: 'string' } } },
-  vary: { name: 'Vary', doc: { description: 'The request headers the answer depends on: Accept (the representation), and Authorization where access depends on the caller', schema: { type: 'string' } } },
+  vary: { name: 'Vary', doc: { description: 'The request headers the answer depends on: Accept (the representation), Authorization where access depends on the caller, and Prefer on a write that sent one', schema: { type: 'string' } } },
   link: {
     name: 'Link',
     doc: { description: 'RFC 8288 links to the first, next and prev pages (next and prev only when there is such a page), and on a log the `poll` link for entries added later, e.g. `</characters?cursor=…>; rel="next"`', schema: { type: 'string' } },

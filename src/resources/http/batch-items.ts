@@ -6,6 +6,7 @@ import { idShape, parseId } from '../../core/ids.js';
 import type { RecordId } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import { JSON_BODY_TYPES, PATCH_TYPES } from '../../http/body-types.js';
+import { parsePrefer } from '../../http/prefer.js';
 import { checkPostPreconditions } from '../../http/conditional.js';
 import type { HttpContext } from '../../http/context.js';
 import { parseMediaType } from '../../http/media-type.js';
@@ -126,7 +127,8 @@ export function itemWrite(ctx: HttpContext, entry: unknown, index: number, princ
   checkBodyType(item);
   const referenced: Referenced[] = earlier.map((m, j) => ({ record: m.record, readable: m.record !== undefined && mayRead({ principal }, done[j].resource, m.record) }));
   const body = item.body === undefined ? undefined : resolveReferences(item.body, referenced, index);
-  const call: WriteCall = { headers: item.headers, body, principal, subject: principal?.subject, visibleOwner };
+  const lenient = item.kind !== 'delete' && parsePrefer(item.headers.prefer).handling === 'lenient';
+  const call: WriteCall = { headers: item.headers, body, principal, subject: principal?.subject, visibleOwner, lenient };
   switch (item.kind) {
     case 'create':
       checkPostPreconditions(item.headers, `/${item.resource.name}`);

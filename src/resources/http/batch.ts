@@ -9,7 +9,9 @@ import type { BatchStep, StoredResponse } from '../../store/store.js';
 import type { Mutation } from '../../store/store.js';
 import { itemProblem, sendBatchFailed, unwrapItem } from './batch-failure.js';
 import { itemWrite, type MatchedItem } from './batch-items.js';
+import { parsePrefer } from '../../http/prefer.js';
 import { mayRead } from './record-request.js';
+import { isJsonPatch } from './record-writes.js';
 
 /** One sub-request's answer inside a batch's: what it would have been answered alone. */
 interface ItemResponse {
@@ -68,14 +70,26 @@ export function runBatchRequest(ctx: HttpContext) {
   };
 }
 
-/** A sub-request's own answer, as its route alone would give it (sendWritten, and DELETE's 204). */
+/**
+ * A sub-request's own answer, as its route alone would give it (sendWritten, and DELETE's 204),
+ * its own Prefer header included: `return=minimal` leaves the record out, and Preference-Applied
+ * names what was applied.
+ */
 function itemResponse(request: FastifyRequest, item: MatchedItem, m: Mutation): ItemResponse {
   const { resource } = item;
   if (item.kind === 'delete') return { status: 204, headers: {}, body: null };
   const record = m.record!;
   const created = m.outcome === 'created';
-  const headers: Record<string, string> = created ? { location: recordPath(resource, record.id) } : {};
+  const prefs = parsePrefer(item.headers.prefer);
+  const readable = mayRead(request, resource, record);
+  const applied = [
+    prefs.return && (prefs.return === 'minimal' || readable) ? `return=${prefs.return}` : undefined,
+    prefs.handling && !(item.kind === 'patch' && isJsonPatch(item.headers)) ? `handling=${prefs.handling}` : undefined,
+  ].filter(Boolean);
+  const headers: Record<string, string> = { ...(created ? { location: recordPath(resource, record.id) } : {}), ...(applied.length ? { 'preference-applied': applied.join(', ') } : {}) };
   // Write access must not leak read access: only the Location of a record the caller may not read.
-  if (!mayRead(request, resource, record)) return { status: created ? 201 : 204, headers, body: null };
-  return { status: created ? 201 : 200, headers: { ...headers, etag: etagOf(record), 'last-modified': httpDateOf(record.updatedAt) }, body: halRecord(resource, record) };
+  if (!readable) return { status: created ? 201 : 204, headers, body: null };
+  Object.assign(headers, { etag: etagOf(record), 'last-modified': httpDateOf(record.updatedAt) });
+  if (prefs.return === 'minimal') return { status: created ? 201 : 204, headers, body: null };
+  return { status: created ? 201 : 200, headers, body: halRecord(resource, record) };
 }

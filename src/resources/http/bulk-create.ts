@@ -11,7 +11,8 @@ import type { BatchOp, BatchStep } from '../../store/store.js';
 import type { Mutation } from '../../store/store.js';
 import { underIndex, unwrapItem } from './batch-failure.js';
 import { mayRead } from './record-request.js';
-import { createWrite, type WriteCall } from './record-writes.js';
+import { createWrite, requestCall, type WriteCall } from './record-writes.js';
+import { lenientHandling } from './write-response.js';
 
 /**
  * `POST /{collection}` with a JSON array: creates one record per item, in one transaction (all of
@@ -29,10 +30,11 @@ export function createMany(ctx: HttpContext, resource: ResourceDefinition) {
     const items = request.body as unknown[];
     if (items.length === 0) throw new ValidationError([{ pointer: '', detail: `an empty array creates nothing: send an object with the fields of ${resource.name}, or an array of them` }]);
     if (items.length > max) throw new DomainError('batch-too-large', `${items.length} records in one request; at most ${max} are created in one transaction (server.batch.maxRequests): send them in several requests`);
+    const lenient = lenientHandling(request, reply);
     const ops: BatchOp[] = [];
     const invalid: FieldError[] = [];
     items.forEach((item, i) => {
-      const call: WriteCall = { headers: request.headers, body: item, principal: request.principal, subject: request.subject, visibleOwner: request.visibleOwner };
+      const call: WriteCall = { ...requestCall(request, lenient), body: item };
       try {
         ops.push(createWrite(ctx, resource, call));
       } catch (err) {

@@ -3,8 +3,8 @@ import type { ResourceDefinition } from '../../core/resource.js';
 import type { HttpContext } from '../../http/context.js';
 import { recordId } from './record-request.js';
 import { HAL_SHAPE, type RecordShape } from './record-shape.js';
-import { patchWrite } from './record-writes.js';
-import { sendWritten } from './write-response.js';
+import { isJsonPatch, patchWrite, requestCall } from './record-writes.js';
+import { lenientHandling, sendWritten } from './write-response.js';
 import { runMutate } from './run-write.js';
 
 /**
@@ -17,7 +17,7 @@ import { runMutate } from './run-write.js';
 export function patchRecord(ctx: HttpContext, resource: ResourceDefinition, shape: RecordShape = HAL_SHAPE) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource);
-    const result = await runMutate(ctx, patchWrite(ctx, resource, id, request, shape), request.idempotencyClaim);
+    const result = await runMutate(ctx, patchWrite(ctx, resource, id, requestCall(request, !isJsonPatch(request.headers) && lenientHandling(request, reply, shape)), shape), request.idempotencyClaim);
     return sendWritten(request, reply, resource, result.record!, false, undefined, shape);
   };
 }

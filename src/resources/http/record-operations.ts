@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '../../core/resource.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
 import type { Json } from '../../http/openapi/components.js';
 import { header, headerParameter } from '../../http/openapi/headers.js';
+import { preferring } from '../../http/openapi/prefer-doc.js';
 import { representations } from '../../http/openapi/representations.js';
 import { expandParameter, listParameters } from './list-parameters.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
@@ -69,7 +70,7 @@ function blindProblems(r: ResourceDefinition, ctx: SchemaContext, blind: boolean
 }
 
 /** The documentation of the six record operations, by route kind. */
-export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: SchemaContext, doc?: RecordDoc) => OperationDoc> = {
+export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: SchemaContext, doc?: RecordDoc) => OperationDoc> = preferring({
   list: (r, ctx) => ({
     description:
       `A page of ${r.name}, oldest first unless \`sort\` says otherwise. Filter with \`field=value\` or \`field[op]=value\`, ` +
@@ -147,7 +148,7 @@ export const RECORD_OPERATIONS: Record<string, (r: ResourceDefinition, ctx: Sche
     responses: { '204': { description: 'Deleted' } },
     problems: ['not-found', 'reference-conflict', 'precondition-failed', 'unavailable', ...conditional(r), ...(writeMayHideRecord(r, 'delete') ? (['read-not-allowed'] as const) : [])],
   }),
-};
+});
 
 /** 428 for resources that require conditional writes. */
 function conditional(r: ResourceDefinition): ['precondition-required'] | [] {

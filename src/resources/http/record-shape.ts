@@ -26,12 +26,15 @@ export interface RecordShape {
    * absent where PATCH takes only the patch formats (RFC 7396, RFC 6902).
    */
   plainPatch?(current: Record<string, unknown>, body: unknown): unknown;
+  /** Whether writes follow the request's `Prefer` (return, handling; see write-response.ts). */
+  prefer?: boolean;
 }
 
-/** Restwell's own: HAL records, 204 for a DELETE. */
+/** Restwell's own: HAL records, 204 for a DELETE, and answers that follow Prefer. */
 export const HAL_SHAPE: RecordShape = {
   body: halRecord,
   send: sendRepresentation,
   input: (body) => body,
   deleted: (reply) => reply.code(204).send(),
+  prefer: true,
 };

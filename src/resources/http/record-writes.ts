@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/principal.js';
 import { BadRequestError, RecordTooLargeError } from '../../core/errors.js';
 import { applyJsonPatch } from '../../core/json-patch.js';
 import { applyMergePatch } from '../../core/merge-patch.js';
 import type { RecordId, StoredRecord } from '../../core/record.js';
 import type { ResourceDefinition } from '../../core/resource.js';
-import { blindRecordTooLarge } from '../../core/validate.js';
+import { blindRecordTooLarge, type RecordValidator } from '../../core/validate.js';
 import type { HttpContext } from '../../http/context.js';
 import { PATCH_TYPES } from '../../http/body-types.js';
 import type { BatchOp } from '../../store/store.js';
@@ -26,6 +27,23 @@ export interface WriteCall {
   principal?: Principal;
   subject?: string;
   visibleOwner?: string;
+  /** Validate the body without its unknown members (`Prefer: handling=lenient`); a JSON Patch stays strict. */
+  lenient?: boolean;
+}
+
+/** A request of its own as a WriteCall, lenient or not as its Prefer header asked (lenientHandling). */
+export function requestCall(request: FastifyRequest, lenient: boolean): WriteCall {
+  return { headers: request.headers, body: request.body, principal: request.principal, subject: request.subject, visibleOwner: request.visibleOwner, lenient };
+}
+
+/** True when a PATCH's Content-Type says JSON Patch (RFC 6902), whose operations are instructions and never lenient. */
+export function isJsonPatch(headers: IncomingHttpHeaders): boolean {
+  return String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === PATCH_TYPES[1];
+}
+
+/** The body a write validates: as sent, or without its unknown members when the call is lenient. */
+function handled(validator: RecordValidator, call: WriteCall, body: unknown): unknown {
+  return call.lenient ? validator.withoutUnknownMembers(body) : body;
 }
 
 /*
@@ -37,7 +55,8 @@ export interface WriteCall {
 /** A POST's insert: the body validated as a new record of `resource`, owned by the caller. */
 export function createWrite(ctx: HttpContext, resource: ResourceDefinition, call: WriteCall, shape: RecordShape = HAL_SHAPE): BatchOp {
   if (call.body === undefined) throw new BadRequestError('malformed-body', `POST needs a JSON body with the fields of ${resource.name}`);
-  const data = ctx.validators.get(resource.name)!.prepare(shape.input(call.body));
+  const validator = ctx.validators.get(resource.name)!;
+  const data = validator.prepare(handled(validator, call, shape.input(call.body)));
   return { kind: 'insert', resource, data, options: { owner: call.subject ?? null, readable: readableBy(call, ctx.resources) } };
 }
 
@@ -50,7 +69,7 @@ export function replaceWrite(ctx: HttpContext, resource: ResourceDefinition, id:
     if (current && !visible(call, current)) throw notFound(resource, id);
     const blind = current !== undefined && !mayRead(call, resource, current);
     checkWritePreconditions(call, resource, current, blind);
-    return { put: validator.prepare(shape.input(call.body), current, id, blind) };
+    return { put: validator.prepare(handled(validator, call, shape.input(call.body)), current, id, blind) };
   };
   return { kind: 'mutate', resource, id, decide, options: { owner: call.subject ?? null, readable: readableBy(call, ctx.resources) } };
 }
@@ -63,13 +82,14 @@ export function patchWrite(ctx: HttpContext, resource: ResourceDefinition, id: R
   const validator = ctx.validators.get(resource.name)!;
   const kind = String(call.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (call.body === undefined) throw new BadRequestError('invalid-patch', 'PATCH needs a patch document in the body');
-  const jsonPatch = kind === PATCH_TYPES[1];
+  const jsonPatch = isJsonPatch(call.headers);
+  const body = jsonPatch ? call.body : handled(validator, call, call.body);
   const plain = shape.plainPatch && !(PATCH_TYPES as readonly string[]).includes(kind) ? shape.plainPatch : undefined;
   // A JSON Patch is bounded while it applies (it can double a value per operation); a merge patch's
   // result is at most the record and the body, so the record check in prepare bounds it.
   const apply = (doc: unknown, current: StoredRecord, blind: boolean) => {
-    if (plain) return plain(doc as Record<string, unknown>, shape.input(call.body));
-    if (!jsonPatch) return applyMergePatch(doc, call.body);
+    if (plain) return plain(doc as Record<string, unknown>, shape.input(body));
+    if (!jsonPatch) return applyMergePatch(doc, body);
     try {
       return applyJsonPatch(doc, call.body, validator.patchLimit(current));
     } catch (err) {

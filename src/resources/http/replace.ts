@@ -4,8 +4,8 @@ import type { HttpContext } from '../../http/context.js';
 import { recordPath } from '../../http/hal.js';
 import { recordId } from './record-request.js';
 import { HAL_SHAPE, type RecordShape } from './record-shape.js';
-import { replaceWrite } from './record-writes.js';
-import { sendWritten } from './write-response.js';
+import { replaceWrite, requestCall } from './record-writes.js';
+import { lenientHandling, sendWritten } from './write-response.js';
 import { runMutate } from './run-write.js';
 
 /**
@@ -17,7 +17,7 @@ import { runMutate } from './run-write.js';
 export function replaceRecord(ctx: HttpContext, resource: ResourceDefinition, shape: RecordShape = HAL_SHAPE) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = recordId(request, resource, true);
-    const result = await runMutate(ctx, replaceWrite(ctx, resource, id, request, shape));
+    const result = await runMutate(ctx, replaceWrite(ctx, resource, id, requestCall(request, lenientHandling(request, reply, shape)), shape));
     const record = result.record!;
     const created = result.outcome === 'created';
     return sendWritten(request, reply, resource, record, created, created ? recordPath(resource, record.id) : undefined, shape);
