@@ -144,6 +144,30 @@ for (const engine of engines) {
       assert.deepEqual(ok.json().responses.map((r: { body: { born: number; name: string } }) => [r.body.born, r.body.name]), [[1973, 'N. K. Jemisin'], [1973, 'Nora K. Jemisin']]);
     });
 
+    test('each item follows its own Prefer: return=minimal leaves its record out, handling=lenient drops unknown members', async () => {
+      const res = await batch(librarian, [
+        { method: 'POST', url: '/authors', headers: { prefer: 'return=minimal' }, body: { name: 'Octavia E. Butler' } },
+        { method: 'PATCH', url: '/authors/$0.id', headers: { prefer: 'handling=lenient' }, body: { born: 1947, nickname: 'not a field' } },
+        { method: 'PATCH', url: '/authors/$0.id', headers: { prefer: 'return=minimal' }, body: { born: 1948 } },
+      ]);
+      assert.equal(res.statusCode, 200, res.body);
+      const [created, lenient, minimal] = res.json().responses;
+      assert.equal(created.status, 201);
+      assert.equal(created.body, null);
+      assert.equal(created.headers['preference-applied'], 'return=minimal');
+      assert.match(created.headers.location, /^\/authors\/\d+$/);
+      assert.equal(lenient.status, 200);
+      assert.equal(lenient.headers['preference-applied'], 'handling=lenient');
+      assert.equal(lenient.body.born, 1947);
+      assert.equal('nickname' in lenient.body, false);
+      assert.equal(minimal.status, 204);
+      assert.equal(minimal.body, null);
+      assert.match(minimal.headers.etag, /^"/);
+      const strict = await batch(librarian, [{ method: 'POST', url: '/authors', body: { name: 'Strict', nickname: 'x' } }]);
+      assert.equal(strict.statusCode, 422, strict.body);
+      assert.equal(strict.json().index, 0);
+    });
+
     test('bounds, shapes and references that cannot resolve are refused, naming the item where there is one', async () => {
       const six = Array.from({ length: 6 }, (_, i) => ({ method: 'POST', url: '/authors', body: { name: `Many ${i}` } }));
       const tooMany = await batch(librarian, six);

@@ -29,7 +29,7 @@ function preferParameter(ctx: SchemaContext, patch: boolean): { $ref: string } {
 }
 
 /** The `Preference-Applied` response header (RFC 7240 §3). */
-function appliedHeader(ctx: SchemaContext): { $ref: string } {
+export function appliedHeader(ctx: SchemaContext): { $ref: string } {
   return ctx.components.ref('headers', 'preference-applied', 'PreferenceApplied', () => ({
     description: 'The preferences of the request\'s Prefer header that shaped this answer (RFC 7240 §3), comma-separated',
     required: false,

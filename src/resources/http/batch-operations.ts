@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../../core/resource.js';
 import type { Json } from '../../http/openapi/components.js';
 import { header, headerParameter } from '../../http/openapi/headers.js';
 import type { OperationDoc } from '../../http/openapi/operation-doc.js';
+import { appliedHeader } from '../../http/openapi/prefer-doc.js';
 import { representations } from '../../http/openapi/representations.js';
 import { recordSchema, type SchemaContext } from '../../http/openapi/schemas.js';
 import type { Route } from '../../http/route.js';
@@ -78,9 +79,9 @@ export function withBulkCreate(doc: OperationDoc, r: ResourceDefinition, ctx: Sc
   const page = { type: 'object', required: ['_links', 'count', '_embedded'], properties: { _links: { type: 'object' }, count: { type: 'integer' }, _embedded: { type: 'object', properties: { [r.name]: { type: 'array', items: recordSchema(r, ctx) } } } } };
   return {
     ...doc,
-    description: `${doc.description} A JSON array creates one record per item (at most ${max}, \`server.batch.maxRequests\`) in one transaction, all or none: 200 with the records in \`_embedded\`, in the order sent; validation errors point into the array (\`/3/name\`).`,
+    description: `${doc.description} A JSON array creates one record per item (at most ${max}, \`server.batch.maxRequests\`) in one transaction, all or none: 200 with the records in \`_embedded\`, in the order sent; validation errors point into the array (\`/3/name\`). \`Prefer: handling=lenient\` applies to every item; \`return=minimal\` does not (the records are the answer: their ids are known from it alone).`,
     requestBody: { ...doc.requestBody, content: Object.fromEntries(Object.entries(content).map(([type, c]) => [type, bulk(c.schema)])) },
-    responses: { ...doc.responses, '200': { description: 'Created every record of the array (a caller that may not read one gets its self link alone)', headers: { Vary: header(ctx, 'vary') }, content: representations(page) } },
+    responses: { ...doc.responses, '200': { description: 'Created every record of the array (a caller that may not read one gets its self link alone)', headers: { Vary: header(ctx, 'vary'), 'Preference-Applied': appliedHeader(ctx) }, content: representations(page) } },
     problems: [...doc.problems, 'batch-too-large'],
   };
 }
