@@ -1,6 +1,7 @@
 import { step, type Flow } from './flow.js';
 import { claimLost, type IdempotencyCompletion } from './idempotency.js';
 import { insertRecord, mutateRecord } from './mutate.js';
+import type { EventRow } from './records.js';
 import type { WriteTransaction } from './statements.js';
 import type { BatchOptions, BatchStep, Mutation, StoredResponse, WriteOptions } from './store.js';
 
@@ -25,18 +26,38 @@ export interface BatchProgress {
  */
 export function* runBatch(tx: WriteTransaction, steps: readonly BatchStep[], options: BatchOptions, progress: BatchProgress): Flow<Mutation[]> {
   const results: Mutation[] = [];
+  const events: EventRow[] = [];
+  const items = deferringEvents(tx, events);
   for (let i = 0; i < steps.length; i++) {
     progress.index = i;
     progress.readable = undefined;
     const op = steps[i](results);
     progress.readable = op.options.readable;
     const writeOptions = { ...op.options, idempotency: undefined };
-    if (op.kind === 'insert') results.push({ outcome: 'created', record: yield* insertRecord(tx, op.resource, op.data, writeOptions) });
-    else results.push(yield* mutateRecord(tx, op.resource, op.id, op.decide, writeOptions));
+    if (op.kind === 'insert') results.push({ outcome: 'created', record: yield* insertRecord(items, op.resource, op.data, writeOptions) });
+    else results.push(yield* mutateRecord(items, op.resource, op.id, op.decide, writeOptions));
   }
   progress.index = -1;
+  yield* step(tx.appendEvents(events));
   if (options.idempotency) yield* completeInTransaction(tx, options.idempotency.completion, options.idempotency.response(results));
   return results;
+}
+
+/**
+ * `tx` with its event appends held back in `events`, to be appended together at the end: on
+ * PostgreSQL one statement instead of one per item, and the event log's shared lock (see
+ * postgres-events.ts) taken just before commit rather than for the whole batch, so a long batch
+ * does not hold up readers of the log, nor the writers queued behind them.
+ */
+function deferringEvents(tx: WriteTransaction, events: EventRow[]): WriteTransaction {
+  const appendEvents = (rows: readonly EventRow[]) => void events.push(...rows);
+  return new Proxy(tx, {
+    get(target, name) {
+      if (name === 'appendEvents') return appendEvents;
+      const value = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Stores the batch's response under its key in the batch's transaction, or aborts the batch if the claim was taken over. */

@@ -21,7 +21,7 @@ export function* settleDelivery(tx: WriteTransaction, id: string, outcome: Attem
   }
   for (const e of outcome.effects?.events ?? []) {
     const event = { id: newEventId(), type: e.type, resource: e.resource, record_id: e.recordId, data: JSON.stringify(e.data), created_at: at, owner: null };
-    yield* step(tx.appendEvent(event));
+    yield* step(tx.appendEvents([event]));
     result.events.push(event.id);
   }
   const next = applyAttempt(current, outcome, at, result);

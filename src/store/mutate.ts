@@ -70,7 +70,7 @@ function* decideAndWrite(tx: WriteTransaction, resource: ResourceDefinition, id:
 
 function* deleteRow(tx: WriteTransaction, resource: ResourceDefinition, record: StoredRecord, now: string): Flow<void> {
   yield* step(tx.writeRow({ resource, how: 'delete', record }, tx.sql.deleteFrom(resource.name).where('id', '=', record.id).compile()));
-  yield* step(tx.appendEvent(changeEvent(resource, 'deleted', record, now)));
+  yield* step(tx.appendEvents([changeEvent(resource, 'deleted', record, now)]));
 }
 
 /** The most records one cascading delete removes besides its own: past it, the delete is refused whole. */
@@ -116,7 +116,7 @@ export function* writeRecord(
   const [row] = yield* step(tx.writeRow({ resource, how, record }, query));
   const saved = rowToRecord(resource, row!, tx.codec);
   if (how === 'insert' && record.id !== undefined && resource.idType === 'integer') yield* step(tx.reserveId(resource, saved.id as number));
-  yield* step(tx.appendEvent(changeEvent(resource, how === 'insert' ? 'created' : 'updated', saved, now)));
+  yield* step(tx.appendEvents([changeEvent(resource, how === 'insert' ? 'created' : 'updated', saved, now)]));
   return saved;
 }
 

@@ -49,8 +49,8 @@ export interface WriteTransaction extends Statements {
   writeRow(write: RowWrite, query: CompiledQuery): Maybe<Row[]>;
   /** After a create at a client-chosen integer id: keeps later server-chosen ids from drawing it. */
   reserveId(resource: ResourceDefinition, id: number): Maybe<void>;
-  /** Appends a row to the event log. */
-  appendEvent(event: EventRow): Maybe<void>;
+  /** Appends rows to the event log, positions drawn in this order (PostgreSQL: one statement for them all). */
+  appendEvents(events: readonly EventRow[]): Maybe<void>;
   /**
    * Deletes every record of these resources (given referenced ones first, so the referencing ones
    * go first), for a bulk import that replaces them. No events are written.

@@ -66,6 +66,13 @@ for (const engine of engines) {
       const stored = await server.app.inject({ url: book.headers.location });
       assert.equal(stored.json().author, author.body.id);
       assert.equal(await eventCount(), before + 3, 'one event per write, committed with the batch');
+      const admin = { authorization: `Bearer ${await apiKey(server, ['*'], 'admin')}` };
+      const newest = (await server.app.inject({ url: '/events?order=newest&limit=3', headers: admin })).json()._embedded.events.reverse();
+      assert.deepEqual(
+        newest.map((e: { type: string; recordId: string }) => `${e.type} ${e.recordId}`),
+        [`authors.created ${author.body.id}`, `books.created ${book.body.id}`, `authors.updated ${author.body.id}`],
+        'the events are in the order of the items',
+      );
     });
 
     test('one failing item applies nothing: its own status and problem, with its index', async () => {

@@ -23,10 +23,26 @@ import { LOCK } from './postgres-locks.js';
  */
 
 /**
- * Inserts a change's event; the shared lock is taken in the same statement, before `seq` is drawn.
- * Other nodes are told after commit (postgres-announcer.ts), not by a NOTIFY in the transaction.
+ * Inserts changes' events, in one statement; the shared lock is taken in that statement, before
+ * any `seq` is drawn, and the positions are drawn in the order given. Other nodes are told after
+ * commit (postgres-announcer.ts), not by a NOTIFY in the transaction.
  */
-export async function appendEvent(client: pg.PoolClient, schemaKey: number, e: EventRow): Promise<void> {
+export async function appendEvents(client: pg.PoolClient, schemaKey: number, events: readonly EventRow[]): Promise<void> {
+  if (events.length === 1) return appendEvent(client, schemaKey, events[0]!);
+  if (!events.length) return;
+  const column = (name: keyof EventRow) => events.map((e) => e[name]);
+  await client.query(
+    `WITH l AS (SELECT pg_advisory_xact_lock_shared($8, $9))
+     INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner)
+     SELECT v.id, v.type, v.resource, v.record_id, v.data, v.created_at, v.owner
+     FROM l, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS v(id, type, resource, record_id, data, created_at, owner, n)
+     ORDER BY v.n`,
+    [column('id'), column('type'), column('resource'), column('record_id'), column('data'), column('created_at'), column('owner'), LOCK.events, schemaKey],
+  );
+}
+
+/** One event: a statement of a fixed shape, as every single write runs it. */
+async function appendEvent(client: pg.PoolClient, schemaKey: number, e: EventRow): Promise<void> {
   await client.query(
     `WITH l AS (SELECT pg_advisory_xact_lock_shared($7, $8))
      INSERT INTO _rw_events (id, type, resource, record_id, data, created_at, owner) SELECT $1, $2, $3, $4, $5, $6, $9 FROM l`,

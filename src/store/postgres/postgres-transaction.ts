@@ -9,7 +9,7 @@ import type { Row, RowWrite, Statements, WriteTransaction } from '../statements.
 import { missingReference, referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
 import { fullOr, pgIdentifier, sqlState, unavailableOr } from './postgres-errors.js';
 import type { AppendAnnouncer } from './postgres-announcer.js';
-import { appendEvent } from './postgres-events.js';
+import { appendEvents } from './postgres-events.js';
 import { pgTypes } from './postgres-kysely.js';
 import { LOCK } from './postgres-locks.js';
 import { PostgresStatements } from './postgres-statements.js';
@@ -96,9 +96,9 @@ export class PostgresTransaction extends PostgresStatements implements WriteTran
     );
   }
 
-  appendEvent(event: EventRow): Promise<void> {
+  appendEvents(events: readonly EventRow[]): Promise<void> {
     this.appended = true;
-    return appendEvent(this.client, this.schemaKey, event);
+    return appendEvents(this.client, this.schemaKey, events);
   }
 
   /**

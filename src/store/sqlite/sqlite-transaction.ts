@@ -39,8 +39,8 @@ export class SqliteTransaction extends SqliteStatements implements WriteTransact
   /** AUTOINCREMENT never draws an id that was ever used. */
   reserveId(): void {}
 
-  appendEvent(event: EventRow): void {
-    appendEvent(this, event);
+  appendEvents(events: readonly EventRow[]): void {
+    for (const event of events) appendEvent(this, event);
   }
 
   /** DELETE, referencing tables first: what references a deleted row is gone by then, so each foreign key check finds an empty table. */
