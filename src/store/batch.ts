@@ -1,5 +1,5 @@
 import { step, type Flow } from './flow.js';
-import { claimLost, type IdempotencyCompletion } from './idempotency.js';
+import { claimLost, completeClaimQuery, type IdempotencyCompletion } from './idempotency.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import type { EventRow } from './records.js';
 import type { WriteTransaction } from './statements.js';
@@ -62,14 +62,6 @@ function deferringEvents(tx: WriteTransaction, events: EventRow[]): WriteTransac
 
 /** Stores the batch's response under its key in the batch's transaction, or aborts the batch if the claim was taken over. */
 function* completeInTransaction(tx: WriteTransaction, c: IdempotencyCompletion, response: StoredResponse): Flow<void> {
-  const query = tx.sql
-    .updateTable('_rw_idempotency')
-    .set({ state: 'complete', response: JSON.stringify(response), expires_at: c.expiresAt })
-    .where('scope', '=', c.scope)
-    .where('key', '=', c.key)
-    .where('claim_id', '=', c.claimId)
-    .where('state', '=', 'in-flight')
-    .compile();
-  const changed = yield* step(tx.run(query));
+  const changed = yield* step(tx.run(completeClaimQuery(tx.sql, c, response)));
   if (changed === 0) throw claimLost(c);
 }

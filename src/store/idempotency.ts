@@ -61,9 +61,22 @@ export function entryOf(row: Row): IdempotencyEntry {
  * one row, or none when the claim's lease ran out and another request took the key over.
  */
 export function markAppliedQuery(db: Kysely<any>, c: IdempotencyCompletion, applied: AppliedWrite) {
+  return claimedKeyUpdate(db, c, { state: 'applied', applied: JSON.stringify(applied) });
+}
+
+/**
+ * Completes a claimed key with the response stored (a batch's, in the batch's own transaction);
+ * changes no row when the claim was taken over, like markAppliedQuery.
+ */
+export function completeClaimQuery(db: Kysely<any>, c: IdempotencyCompletion, response: IdempotencyEntry['response']) {
+  return claimedKeyUpdate(db, c, { state: 'complete', response: JSON.stringify(response) });
+}
+
+/** Sets `values` on the key this claim still holds in flight (and its expiry). */
+function claimedKeyUpdate(db: Kysely<any>, c: IdempotencyCompletion, values: Record<string, string>) {
   return db
     .updateTable('_rw_idempotency')
-    .set({ state: 'applied', applied: JSON.stringify(applied), expires_at: c.expiresAt })
+    .set({ ...values, expires_at: c.expiresAt })
     .where('scope', '=', c.scope)
     .where('key', '=', c.key)
     .where('claim_id', '=', c.claimId)
