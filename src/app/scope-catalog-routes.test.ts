@@ -12,6 +12,7 @@ test('the scope catalog names every scope a route of the route table checks, and
   const checked = new Set<string>(['*']);
   for (const route of routeTable(resources, config)) {
     if (Array.isArray(route.access) || (route.access && route.access !== 'client')) for (const s of scopesOf(route.access as never)) checked.add(s);
+    if (route.alsoAccess) for (const s of scopesOf(route.alsoAccess)) checked.add(s);
     if (route.resource) for (const rule of Object.values(route.resource.access)) for (const s of scopesOf(rule)) checked.add(s);
   }
   assert.deepEqual(scopeCatalog(resources, config).map((e) => e.scope).sort(), [...checked].sort());
