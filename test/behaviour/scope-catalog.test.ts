@@ -34,6 +34,7 @@ for (const engine of engines) {
           ['events:read', 'events'],
           ['webhooks:read', 'webhooks'],
           ['webhooks:write', 'webhooks'],
+          ['webhooks:own', 'webhooks'],
           ['metrics:read', 'metrics'],
           ['*', 'admin'],
         ],
