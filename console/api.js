@@ -102,7 +102,9 @@ async function openApi() {
 export async function collectionSchemas(collection) {
   const doc = await openApi();
   const post = doc.paths?.[`/${collection}`]?.post;
-  const ref = post?.requestBody?.content?.['application/json']?.schema?.$ref;
+  // One record, or (bulk create) an array of them: the record's schema is the object variant.
+  const body = post?.requestBody?.content?.['application/json']?.schema;
+  const ref = body?.$ref ?? body?.oneOf?.find((s) => s.$ref)?.$ref;
   const input = ref ? resolve(doc, ref) : undefined;
   const getOp = doc.paths?.[`/${collection}/{id}`]?.get;
   const recRef = getOp?.responses?.['200']?.content?.['application/json']?.schema?.$ref;

@@ -27,6 +27,9 @@ export interface CursorFormat<P> {
   parse(text: string): P | undefined;
 }
 
+/** The most characters of one filter of a log listing: far above any real list of types or ids. */
+const MAX_FILTER = 1000;
+
 /**
  * Parses `limit`, `cursor` and the allowed filters of a keyset listing; anything else (or a NUL in a filter) is a 400.
  * Cursors are opaque (base64url of prefix and position), so clients follow `next` rather than build them.
@@ -39,6 +42,8 @@ export function parseKeysetPage<P>(query: Record<string, unknown>, filterKeys: s
     filters[k] = [v].flat().join(',');
     // PostgreSQL text cannot hold NUL, and no type or status has one: refused as resource lists refuse it.
     if (filters[k].includes('\u0000')) throw bad(`${k}: values must not contain the NUL character`);
+    // Filters come back in every page link (Link header and `_links`): bounded, so those stay short.
+    if (filters[k].length > MAX_FILTER) throw bad(`${k}: at most ${MAX_FILTER} characters (types, statuses and ids are short; a list is comma-separated)`);
   }
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}`);
