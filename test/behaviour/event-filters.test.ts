@@ -1,8 +1,8 @@
 // Filtered event readers on every engine: the live stream (a real socket) with resource, recordId
 // and field filters, the paged log with recordId, and webhook endpoints whose `filter` decides
 // which deliveries a real receiver gets.
+import { RecordingReceiver } from './recording-receiver.js';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
 import { eventStreams } from '../../src/events/stream/event-streams.js';
@@ -10,29 +10,10 @@ import { bearer, engines, testServer } from '../../src/test-support/test-server.
 import { rawSql } from '../../src/test-support/raw-sql.js';
 import { listen, openStream, until, type SseStream } from './stream-support.js';
 
-/** A receiver on loopback that keeps every delivery's body, per path, and answers 204. */
-class Receiver {
-  readonly got: Array<{ path: string; body: any }> = [];
-  private server!: Server;
-  base = '';
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        this.got.push({ path: req.url ?? '/', body: JSON.parse(body) });
-        res.statusCode = 204;
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.base = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
-  }
+/** The deliveries at one endpoint's path, as "type name". */
+class Receiver extends RecordingReceiver {
   to(path: string) {
-    return this.got.filter((r) => r.path === path).map((r) => `${r.body.type} ${r.body.data.name}`);
-  }
-  close(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
+    return this.at(path).map((r) => `${r.body.type} ${r.body.data.name}`);
   }
 }
 

@@ -3,41 +3,18 @@
 // of resources their scopes read) on real receivers; the management routes show each only its own
 // endpoints (another's is 404); revoking a subscriber's API key disables its endpoint with a reason;
 // an operator's endpoint still receives everything; /me, the scope catalog and OpenAPI know the scope.
+import { RecordingReceiver } from './recording-receiver.js';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { RestwellServer } from '../../src/app/server.js';
 import { rawSql } from '../../src/test-support/raw-sql.js';
 import { engines, testServer } from '../../src/test-support/test-server.js';
 import { waitFor } from '../../src/test-support/wait-for.js';
 
-/** A receiver on loopback: every request's path and webhook-id; it always answers 204. */
-class Receiver {
-  readonly got: Array<{ path: string; id: string; type: string; owner?: string }> = [];
-  private server!: Server;
-  base = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const event = JSON.parse(body);
-        this.got.push({ path: req.url ?? '/', id: String(req.headers['webhook-id']), type: event.type });
-        res.statusCode = 204;
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.base = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
-  }
-
+/** The webhook-ids delivered at one endpoint's path, sorted. */
+class Receiver extends RecordingReceiver {
   ids(path: string): string[] {
-    return this.got.filter((r) => r.path === path).map((r) => r.id).sort();
-  }
-
-  close(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
+    return this.at(path).map((r) => String(r.headers['webhook-id'])).sort();
   }
 }
 
