@@ -1,3 +1,4 @@
+import { serialCheck } from '../../auth/serial-check.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.js';
 import type { Revocations } from '../../auth/revocations.js';
@@ -18,8 +19,6 @@ interface Watched {
 export class CredentialWatch {
   private readonly watched = new Set<Watched>();
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private readonly stopListening: () => void;
 
   constructor(
@@ -44,14 +43,7 @@ export class CredentialWatch {
    * and the next one tries again). A check asked for while one runs is run after it, since the one
    * running may have read before the revocation that asked committed.
    */
-  check(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.loop().finally(() => (this.running = undefined));
-    return this.running;
-  }
+  readonly check: () => Promise<void> = serialCheck(() => this.round());
 
   /** Stops watching (shutdown). */
   stop(): void {
@@ -60,27 +52,24 @@ export class CredentialWatch {
     this.idle();
   }
 
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      const entries = [...this.watched];
-      if (!entries.length) return;
-      try {
-        const revoked = await this.revocations.findRevoked(new Set(entries.map((e) => e.principal)));
-        for (const entry of entries) {
-          const why = revoked.get(entry.principal);
-          if (why === undefined || !this.forget(entry)) continue;
-          try {
-            entry.end(why);
-          } catch (err) {
-            this.log.warn({ err }, 'event stream: ending a stream whose credential was revoked failed');
-          }
+  private async round(): Promise<void> {
+    const entries = [...this.watched];
+    if (!entries.length) return;
+    try {
+      const revoked = await this.revocations.findRevoked(new Set(entries.map((e) => e.principal)));
+      for (const entry of entries) {
+        const why = revoked.get(entry.principal);
+        if (why === undefined || !this.forget(entry)) continue;
+        try {
+          entry.end(why);
+        } catch (err) {
+          this.log.warn({ err }, 'event stream: ending a stream whose credential was revoked failed');
         }
-      } catch (err) {
-        // Streams stay open: the database being down revokes nothing, and the next round asks again.
-        this.log.warn({ err }, 'event stream: checking the credentials of open streams failed; retrying');
       }
-    } while (this.again);
+    } catch (err) {
+      // Streams stay open: the database being down revokes nothing, and the next round asks again.
+      this.log.warn({ err }, 'event stream: checking the credentials of open streams failed; retrying');
+    }
   }
 
   private forget(entry: Watched): boolean {

@@ -1,3 +1,4 @@
+import { serialCheck } from '../../auth/serial-check.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { API_KEY_KIND } from '../../auth/api-keys.js';
 import { OAUTH_CLIENT_KIND } from '../../auth/oauth-clients.js';
@@ -20,8 +21,6 @@ export function revokedReason(endpoint: WebhookEndpoint, at: Date): string {
  */
 export class OwnerWatch {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopListening: (() => void) | undefined;
 
   constructor(
@@ -51,26 +50,14 @@ export class OwnerWatch {
    * the next one tries again). One asked for while one runs runs after it, since the running one may
    * have read before the revocation that asked committed.
    */
-  check(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
+  readonly check: () => Promise<void> = serialCheck(async () => {
+    try {
+      await this.round();
+    } catch (err) {
+      // The endpoints stay as they are: the database being down revokes nothing.
+      this.log()?.warn({ err: (err as Error).message }, 'webhook endpoints: checking their owners\' credentials failed; retrying');
     }
-    this.running = this.loop().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.round();
-      } catch (err) {
-        // The endpoints stay as they are: the database being down revokes nothing.
-        this.log()?.warn({ err: (err as Error).message }, 'webhook endpoints: checking their owners\' credentials failed; retrying');
-      }
-    } while (this.again);
-  }
+  });
 
   /** One round: a read of the owned endpoints, a query per kind of credential, a write per endpoint to disable. */
   private async round(): Promise<void> {
