@@ -2,10 +2,9 @@
 // server really writes and delivers matching its schemas, endpoint eventTypes checked against it, the
 // AsyncAPI document valid for @asyncapi/parser, and a TypeScript client generated from /openapi.json
 // (openapi-typescript) typing webhook payloads: a right use compiles, a wrong one does not.
+import { RecordingReceiver } from './recording-receiver.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,9 +50,9 @@ for (const engine of engines) {
   describe(`the event catalog (${engine.name})`, () => {
     let server: RestwellServer;
     let admin: Record<string, string>;
-    let receiver: Server;
+    const receiver = new RecordingReceiver();
     let receiverUrl = '';
-    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const received = receiver.got;
 
     async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
       const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -63,23 +62,15 @@ for (const engine of engines) {
     }
 
     before(async () => {
-      receiver = createServer((req, res) => {
-        let body = '';
-        req.on('data', (c) => (body += c));
-        req.on('end', () => {
-          received.push({ headers: req.headers, body });
-          res.writeHead(204).end();
-        });
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      await receiver.start();
+      receiverUrl = `${receiver.base}/hook`;
       server = await testServer(engine, CONFIG);
       await server.app.ready();
       admin = { authorization: `Bearer ${await adminKey(server)}` };
     });
     after(async () => {
       await server.close();
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     });
 
     test('GET /event-types lists every emitted type with a schema and an example; public, cacheable, HTML too, linked from the root', async () => {
@@ -141,12 +132,12 @@ for (const engine of engines) {
       const expected = ['characters.created', 'characters.updated', 'notes.created', 'notes.deleted', 'characters.deleted', 'webhook.hooks.received', 'webhook.test'];
       await eventually(async () => received.length >= expected.length, 'every delivery');
       const ajv = createAjv();
-      const delivered = received.map((r) => JSON.parse(r.body));
+      const delivered = received.map((r) => r.body);
       assert.deepEqual(delivered.map((e) => e.type).sort(), [...expected].sort());
       for (const [i, event] of delivered.entries()) {
-        assert.ok(ajv.validate(catalog.get(event.type).schema, event), `${event.type}: ${ajv.errorsText()}\n${received[i]!.body}`);
+        assert.ok(ajv.validate(catalog.get(event.type).schema, event), `${event.type}: ${ajv.errorsText()}\n${received[i]!.raw}`);
         // The headers the OpenAPI webhooks and the AsyncAPI messages promise.
-        assert.doesNotThrow(() => new Webhook(secret).verify(received[i]!.body, received[i]!.headers as Record<string, string>));
+        assert.doesNotThrow(() => new Webhook(secret).verify(received[i]!.raw, received[i]!.headers as Record<string, string>));
         assert.equal(received[i]!.headers['webhook-id'], event.id);
       }
       // The log (and so the stream, which sends each event as GET /events/{id} serves it) holds the same shapes.

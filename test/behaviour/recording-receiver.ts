@@ -5,6 +5,8 @@ export interface Recorded {
   path: string;
   headers: IncomingHttpHeaders;
   body: any;
+  /** The body as sent (what a signature covers). */
+  raw: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export class RecordingReceiver {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
-        this.got.push({ path: req.url ?? '/', headers: req.headers, body: JSON.parse(body) });
+        this.got.push({ path: req.url ?? '/', headers: req.headers, body: JSON.parse(body), raw: body });
         res.statusCode = 204;
         res.end();
       });
