@@ -30,7 +30,13 @@ export function href(path, query) {
   return `#${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** Renders the view of the current hash into `main`. */
+let generation = 0;
+
+/**
+ * Renders the view of the current hash into `main`. Each render gets an element of its own: a view
+ * still awaiting its data when the hash changes again then fills a detached element, instead of
+ * overwriting the view that replaced it, and its cleanup runs as soon as it returns.
+ */
 export async function render(main, notFound) {
   try {
     cleanup?.();
@@ -38,14 +44,19 @@ export async function render(main, notFound) {
     // A view's cleanup failing must not stop the next view.
   }
   cleanup = undefined;
+  const mine = ++generation;
+  const root = document.createElement('div');
+  root.className = 'view';
+  main.replaceChildren(root);
   const { path, query } = current();
   for (const r of routes) {
     const m = r.re.exec(path);
     if (!m) continue;
     const params = Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
-    main.replaceChildren();
-    cleanup = await r.view(main, params, query);
+    const done = await r.view(root, params, query);
+    if (mine === generation) cleanup = done;
+    else done?.();
     return;
   }
-  notFound(main, path);
+  notFound(root, path);
 }

@@ -75,7 +75,7 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
   it('draws non-zero series from this node\'s history, names the node, and passes axe in light and dark at 1280 px', async (t) => {
     await page.goto(`${env.base}/_/#/`);
     await page.locator('[data-chart="requests"] tr[data-series="records"]').waitFor();
-    assert.equal(await page.locator('main').getAttribute('data-node'), env.server.context.outbound.attempts.node);
+    assert.equal(await page.locator('main > .view').getAttribute('data-node'), env.server.context.outbound.attempts.node);
     assert.match(await page.locator('#dashboard-node').innerText(), new RegExp(`Node ${env.server.context.outbound.attempts.node}`));
     assert.ok((await peak('requests', 'records')) > 0, 'records requests per second');
     assert.ok((await peak('latency-p50', 'records')) > 0, 'records latency');
@@ -98,11 +98,11 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
   it('updates live when the node takes a new sample, and follows the theme toggle', async (t) => {
     await page.goto(`${env.base}/_/#/`);
     await page.locator('[data-chart="requests"] tr[data-series="records"]').waitFor();
-    const samples = Number(await page.locator('main').getAttribute('data-samples'));
+    const samples = Number(await page.locator('main > .view').getAttribute('data-samples'));
     for (const name of ['Lisa', 'Maggie']) await env.api('POST', '/characters', { name });
     await history().sample();
     // The page's next poll (every 5 s) finds the new sample.
-    await page.waitForFunction((n) => Number(document.querySelector('main')?.dataset.samples) > n, samples);
+    await page.waitForFunction((n) => Number(document.querySelector('main > .view')?.dataset.samples) > n, samples);
 
     const colors = () => page.locator('[data-chart="requests"]').getAttribute('data-colors');
     await page.emulateMedia({ colorScheme: 'light' });
@@ -164,6 +164,34 @@ describe('web console: the dashboard and the webhook sparklines', { skip }, () =
     await other.getByRole('heading', { name: 'Collections' }).waitFor();
     assert.equal(await other.locator('[data-chart]').count(), 0);
     await other.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Dashboard' }).waitFor({ state: 'detached' });
+    assert.deepEqual(otherErrors, []);
+  });
+
+  it('a view still loading when the reader moves on never overwrites the next one', async () => {
+    const other = await browser.newPage({ width: 1280 });
+    const otherErrors = watchErrors(other);
+    await signInWithKey(other, env.base, env.adminKey);
+    await other.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    // Hold the dashboard's data back, open it, and leave for another page before it arrives.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    await other.route('**/metrics/history', async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await other.goto(`${env.base}/_/#/c`);
+    await other.getByRole('heading', { name: 'Collections' }).waitFor();
+    await other.goto(`${env.base}/_/#/`);
+    await requested;
+    await other.goto(`${env.base}/_/#/credentials`);
+    await other.getByRole('heading', { name: 'OAuth clients', exact: true }).waitFor();
+    release();
+    await other.waitForResponse('**/metrics/history');
+    assert.equal(await other.getByRole('heading', { name: 'Dashboard' }).count(), 0);
+    assert.equal(await other.getByRole('heading', { name: 'OAuth clients', exact: true }).count(), 1);
     assert.deepEqual(otherErrors, []);
   });
 });
