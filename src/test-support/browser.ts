@@ -57,8 +57,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
     async newPage({ width = 1280, height = 800 } = {}) {
       const context = await browser.newContext({ viewport: { width, height } });
       contexts.push(context);
-      // Long enough for a loaded machine, short enough that a missing element fails the test soon.
-      context.setDefaultTimeout(10_000);
+      // A cap on waiting for an element, not a pause: generous, because CI runs two test files at once
+      // beside this browser on two cores, and a missing element still fails the test.
+      context.setDefaultTimeout(30_000);
       return context.newPage();
     },
     async close() {
