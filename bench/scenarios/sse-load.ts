@@ -201,7 +201,7 @@ interface Clients {
 }
 
 function startClients(port: number, key: string): Promise<Clients> {
-  const child: ChildProcess = fork(join(ROOT, 'bench', 'sse-clients.mjs'), [String(port), key, String(CLIENTS), CLIENT_ADDRESSES.join(',')], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child: ChildProcess = fork(join(ROOT, 'bench', 'sse-clients.mjs'), [String(port), key, String(CLIENTS), CLIENT_ADDRESSES.join(',')], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
   const stop = () => {
