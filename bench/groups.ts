@@ -9,6 +9,7 @@ export const GROUPS = {
   filtered1mUncached: { id: 'filtered-1m-uncached', label: 'GET /characters?limit=20&sort=name&name[startsWith]=C&number[ne]={n} (1M rows, a new URL each request)' },
   webhooks: { id: 'webhooks', label: 'POST /webhooks/{source} (Standard Webhooks, verified)' },
   sseFanout: { id: 'sse-fanout', label: 'GET /events/stream: 1 write to 1,000 SSE clients' },
+  sseLoad: { id: 'sse-load', label: 'POST /characters (wrk) while 1,000 SSE clients read every event' },
   memory: { id: 'memory', label: 'Memory: RSS after 10k, then after 1M GET /characters/{id}' },
   outbound: { id: 'outbound', label: 'Outbound webhooks: POST /characters → signed delivery to a local receiver' },
   pgInsert: { id: 'pg-insert', label: 'single-row INSERT commits, 32 clients (pgbench, the database alone)' },

@@ -27,6 +27,7 @@ import { rateLimitRows } from './scenarios/rate-limit.js';
 import { restwellRows } from './scenarios/restwell.js';
 import { retentionRows } from './scenarios/retention.js';
 import { sseFanoutRows } from './scenarios/sse-fanout.js';
+import { sseLoadRows } from './scenarios/sse-load.js';
 import { webhookRows } from './scenarios/webhooks.js';
 import { workersRows } from './scenarios/workers.js';
 import { clearMissedProfiles } from './explain.js';
@@ -60,6 +61,7 @@ const SECTIONS: Section[] = [
   { key: 'webhooks', name: 'Standard Webhooks ingestion', optional: true, run: webhookRows, wrk: true },
   { key: 'memory', name: 'Memory after 10k / 1M requests', optional: false, run: memoryRows, wrk: true },
   { key: 'sse', name: 'Event stream fan-out', optional: true, run: sseFanoutRows, wrk: false },
+  { key: 'sse-load', name: '1,000 event streams under write load', optional: true, run: sseLoadRows, wrk: true },
   { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows, wrk: false },
   { key: 'cluster', name: 'Cluster soak behind HAProxy', optional: true, run: clusterRows, wrk: false },
   { key: 'retention', name: 'Retention: bounded database size', optional: true, run: retentionRows, wrk: false },

@@ -205,7 +205,32 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
       results.push(f.writes < 1_000_000 ? { ...judged, detail: `${judged.detail}; quick run, scaled down to ${fmt(f.writes)} writes and a retention of ${fmt(f.retain)}` } : judged);
     }
   }
+  results.push(...sseLoadTargets(rows));
   return results;
+}
+
+/**
+ * 1,000 open event streams under write load (bench/scenarios/sse-load.ts), per engine: the server's
+ * RSS at the end of the writes within 10% of its RSS with the streams open and idle (after a warm-up),
+ * and every stream received every event, none dropped. The writes' p99 has no target; it is shown
+ * beside the same server's p99 with no stream open.
+ */
+function sseLoadTargets(rows: Row[]): TargetResult[] {
+  return [SERVERS.restwell, SERVERS.postgres].map((server) => {
+    const row = rows.find((r) => r.group === GROUPS.sseLoad.id && r.server.startsWith(`${server} + `));
+    const target = `1,000 SSE clients under write load (${server}): RSS at the end of the writes within 10% of RSS with the clients idle, and no event lost or client dropped`;
+    const f = row?.figures;
+    if (!row?.measurement || !f) return { target, status: 'n/a', detail: row ? `${row.server}: ${row.note}` : 'no row' };
+    const m = row.measurement;
+    const growth = f.rssGrowth * 100;
+    const shown =
+      `${f.rssIdleMiB.toFixed(1)} MiB idle, ${f.rssEndMiB.toFixed(1)} MiB after ${fmt(m.requests)} writes (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%, peak ${f.rssPeakMiB.toFixed(1)} MiB); ` +
+      `${fmt(f.events)} events to ${fmt(f.clients)} clients: ${f.lost} clients missed events, ${f.dropped} dropped; ` +
+      `writes ${fmt(m.rps)} req/s, p99 ${m.p99.toFixed(1)} ms (${fmt(f.rpsAlone)} req/s, p99 ${f.p99AloneMs.toFixed(1)} ms with no client)`;
+    if (f.lost || f.dropped) return { target, status: 'not met', detail: `${shown} — events lost` };
+    if (m.non2xx || m.errors || !m.requests) return { target, status: 'not met', detail: `${shown} — some writes failed; the figures do not count` };
+    return below(target, Math.abs(growth), 10, shown, ' points');
+  });
 }
 
 /** Deliveries per second a burst's deliveries must reach, as a part of the writes' own pace in that burst, to count as keeping pace. */

@@ -7,6 +7,25 @@ import { sseFrame } from './sse-frame.js';
 /** What the tail hands events to. `frame` builds the event's SSE bytes once, for all who want it. */
 export interface TailReader {
   offer(event: EventRecord, frame: () => Buffer): void;
+  /**
+   * Ends a run of offers (the events handed out between two turns of the event loop): what the
+   * reader took from them goes out now, as one write. `run` holds every frame built in the run.
+   */
+  flush(run: TailRun): void;
+}
+
+/**
+ * The frames built during one run of offers, in order, and their concatenation, built once: a
+ * reader that took every one of them (a stream without filters) writes that one shared buffer.
+ */
+export class TailRun {
+  readonly frames: Buffer[] = [];
+  private all: Buffer | undefined;
+
+  /** Every frame of the run in one buffer (built on first use, then shared). */
+  joined(): Buffer {
+    return (this.all ??= this.frames.length === 1 ? this.frames[0] : Buffer.concat(this.frames));
+  }
 }
 
 /** Events read per query; a burst larger than this takes several pages, each handed out before the next. */
@@ -113,13 +132,17 @@ export class EventTail {
           const page = await this.store.listEvents({ after: this.position, limit: PAGE });
           if (generation !== this.generation) return;
           let handed = 0;
+          let run = new TailRun();
           for (const event of page) {
-            handed += this.handOut(event);
+            handed += this.handOut(event, run);
             if (handed < this.yieldBytes) continue;
             handed = 0;
+            this.flush(run);
+            run = new TailRun();
             await new Promise((resolve) => setImmediate(resolve));
             if (generation !== this.generation) return;
           }
+          this.flush(run);
           if (page.length < PAGE) break;
         }
       } while (this.again);
@@ -134,10 +157,13 @@ export class EventTail {
   }
 
   /** Hands one event to every reader; returns the bytes of its frame, when some reader wanted it. */
-  private handOut(event: EventRecord): number {
+  private handOut(event: EventRecord, run: TailRun): number {
     this.position = event.seq;
     let frame: Buffer | undefined;
-    const build = () => (frame ??= sseFrame(event));
+    const build = () => {
+      if (!frame) run.frames.push((frame = sseFrame(event)));
+      return frame;
+    };
     for (const reader of this.readers) {
       try {
         reader.offer(event, build);
@@ -147,5 +173,21 @@ export class EventTail {
       }
     }
     return frame?.length ?? 0;
+  }
+
+  /**
+   * Sends what each reader took from a run, one write per reader: a write per event and reader
+   * would cost a thousand streams a thousand socket writes per event, and the many small buffered
+   * writes of one run outlive a young-generation collection, so the heap swelled with them.
+   */
+  private flush(run: TailRun): void {
+    if (!run.frames.length) return;
+    for (const reader of this.readers) {
+      try {
+        reader.flush(run);
+      } catch (err) {
+        this.log.warn({ err }, 'event stream: writing events to a client failed');
+      }
+    }
   }
 }

@@ -5,7 +5,7 @@ import { matchesEventFilter, type EventFilter } from '../../core/event-filter.js
 import type { EventRecord } from '../../core/events.js';
 import { isEventVisible, type EventVisibility } from '../../store/event-query.js';
 import { HEARTBEAT_FRAME } from './sse-frame.js';
-import type { TailReader } from './event-tail.js';
+import type { TailReader, TailRun } from './event-tail.js';
 
 /** Which events a client gets: those it may read, of the types and resources it asked for (none: all), matching its record filter. */
 export interface StreamFilter {
@@ -30,9 +30,10 @@ const END_GRACE_MS = 500;
 
 /**
  * One open stream. It starts catching up (events from the log after its Last-Event-ID, written
- * with backpressure, while live events wait in a bounded backlog), then goes live: each event the
- * tail hands it is written at once. `cursor` is the position of the last event written, so an
- * event is never written twice whichever path brought it.
+ * with backpressure, while live events wait in a bounded backlog), then goes live: the events the
+ * tail hands it in one run (between two turns of the event loop) go out in one write at the run's
+ * end. `cursor` is the position of the last event written or taken, so an event is never written
+ * twice whichever path brought it.
  *
  * Memory is bounded by `bufferBytes`: a client whose unread bytes (or catch-up backlog) pass it is
  * dropped; it reconnects with Last-Event-ID and loses nothing.
@@ -50,6 +51,8 @@ export class StreamClient implements TailReader {
   private reason: StreamEndReason | undefined;
   /** Events written to the client (catch-up and live), for the closing log line. */
   private sent = 0;
+  /** Live events taken during the tail's current run, written together when the run ends (flush). */
+  private pending: Buffer[] = [];
 
   constructor(
     private readonly res: ServerResponse,
@@ -91,7 +94,7 @@ export class StreamClient implements TailReader {
     return (!this.filter.types.length || this.filter.types.includes(event.type)) && isEventVisible(this.filter.visible, event) && selects(this.filter, event);
   }
 
-  /** An event from the live tail: written now when live, kept in order while catching up. */
+  /** An event from the live tail: taken for the run's one write when live, kept in order while catching up. */
   offer(event: EventRecord, frame: () => Buffer): void {
     if (this.closed || event.seq <= this.cursor || !this.wants(event)) return;
     if (this.backlog) {
@@ -101,7 +104,22 @@ export class StreamClient implements TailReader {
       if (this.backlogBytes > this.bufferBytes) this.drop(`more than ${this.bufferBytes} bytes of live events waited while it caught up`);
       return;
     }
-    this.writeLive(event.seq, frame());
+    // Taken now, so nothing at or before it is written again, whichever path brings it.
+    this.cursor = event.seq;
+    this.pending.push(frame());
+  }
+
+  /** Writes the live events taken during the tail's run, in one write; the run's shared buffer when it took them all. */
+  flush(run: TailRun): void {
+    const taken = this.pending;
+    if (!taken.length) return;
+    this.pending = [];
+    this.checkPressure();
+    if (this.closed) return;
+    this.busy = true;
+    this.sent += taken.length;
+    // What a stream takes is a part of the run's frames, in order: as many means the same ones.
+    this.res.write(taken.length === run.frames.length ? run.joined() : taken.length === 1 ? taken[0] : Buffer.concat(taken));
   }
 
   /** Writes one event read from the log during catch-up, waiting while the client's buffer is full. */
@@ -176,6 +194,7 @@ export class StreamClient implements TailReader {
     this.reason = 'slow-consumer';
     this.log.info({ why, lastEventPosition: this.cursor }, 'event stream client dropped; it can resume with Last-Event-ID');
     this.backlog = undefined;
+    this.pending = [];
     this.res.destroy();
   }
 }
