@@ -1,6 +1,7 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
+import type { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { fullOr, isBusy, lockedOut } from './sqlite-errors.js';
 
 /**
@@ -9,6 +10,19 @@ import { fullOr, isBusy, lockedOut } from './sqlite-errors.js';
  * milliseconds; a lock held longer than this is not a batch.
  */
 const LOCK_PATIENCE_MS = 1000;
+
+/**
+ * WAL frames (pages) past which a commit asks for a checkpoint: SQLite's own `wal_autocheckpoint`
+ * default, about 4 MB of WAL.
+ */
+export const CHECKPOINT_FRAMES = 1000;
+
+/** Checkpoints handed to a worker thread (see SqliteCheckpointer), and where to read the WAL's length. */
+export interface Checkpoints {
+  checkpointer: SqliteCheckpointer;
+  /** Frames in the WAL now (the wal-index header), or undefined when unknown. */
+  frames: () => number | undefined;
+}
 
 interface Job {
   work: () => unknown;
@@ -46,7 +60,10 @@ export class SqliteGroupCommit {
   /** The database's directory, where a failed write may have found no space; absent in memory. */
   private readonly dir?: string;
 
-  constructor(private readonly db: Database, walPath?: string) {
+  /** Jobs waiting for the checkpoint running to end (see flush). */
+  private afterCheckpoint: Array<() => void> = [];
+
+  constructor(private readonly db: Database, walPath?: string, private readonly checkpoints?: Checkpoints) {
     if (walPath) this.wal = new WalSyncer(walPath);
     this.dir = walPath && dirname(walPath);
     this.savepoint = { begin: db.prepare('SAVEPOINT job'), release: db.prepare('RELEASE job'), rollback: db.prepare('ROLLBACK TO job') };
@@ -79,6 +96,13 @@ export class SqliteGroupCommit {
     // acknowledgement waits for the next fsync either way, and one commit of many rows writes each
     // touched page to the WAL once instead of once per small commit.
     if (this.wal?.syncing) return this.wal.whenIdle(() => this.flush());
+    // No commit while a checkpoint copies the WAL into the database: once it has copied every frame,
+    // the next transaction starts the WAL over from its beginning instead of growing it (with
+    // commits in between, the checkpoint would never be complete under a steady load).
+    if (this.checkpoints?.checkpointer.running) {
+      this.afterCheckpoint.push(() => this.flush());
+      return;
+    }
     try {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
@@ -114,10 +138,36 @@ export class SqliteGroupCommit {
       this.commits++;
     }
     if (this.batchListeners.size) for (const listener of this.batchListeners) listener(jobs.length);
+    this.checkpointIfLong();
     const settle = (syncError?: unknown) =>
       jobs.forEach((job, i) => (syncError ? job.reject(syncError) : outcomes[i].ok ? job.resolve(outcomes[i].value) : job.reject(outcomes[i].value)));
     if (this.wal) this.wal.afterCommit(settle);
     else settle();
+  }
+
+  /**
+   * Once the WAL holds CHECKPOINT_FRAMES frames, starts a checkpoint on the worker, alongside the fsync
+   * of the commit just made (both wait on the disk, neither on the event loop).
+   */
+  private checkpointIfLong(): void {
+    const c = this.checkpoints;
+    if (!c || c.checkpointer.running || (c.frames() ?? 0) < CHECKPOINT_FRAMES) return;
+    // Without its thread, as SQLite's own automatic checkpoint would: here, on the event loop.
+    if (!c.checkpointer.usable) {
+      try {
+        this.db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // As for the worker's: the frames stay in the WAL and the next long WAL asks again.
+      }
+      return;
+    }
+    c.checkpointer.run(() => {
+      // A failed checkpoint (another process checkpointing, a full disk) loses nothing: the frames stay
+      // in the WAL, readers find them there, and the next long WAL asks again.
+      const waiting = this.afterCheckpoint;
+      this.afterCheckpoint = [];
+      for (const then of waiting) then();
+    });
   }
 
   /** BEGIN failed: wait for the lock on a timer (the queue keeps growing meanwhile), or give up. */
