@@ -68,7 +68,10 @@ export class SqliteCheckpointer {
   run(done: (result: CheckpointResult) => void): void {
     if (this.ended || this.done) throw new Error('a checkpoint is already running or the checkpointer has ended');
     this.done = done;
-    (this.worker ??= this.start()).postMessage('checkpoint');
+    this.worker ??= this.start();
+    // Writes wait for the checkpoint: the process must not end while it runs (see start).
+    this.worker.ref();
+    this.worker.postMessage('checkpoint');
   }
 
   /** Closes the worker's connection (after the checkpoint running, if any) and ends the thread. */
@@ -77,6 +80,7 @@ export class SqliteCheckpointer {
     this.ended = true;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
     worker.postMessage('close');
     await exited;
   }
@@ -84,7 +88,7 @@ export class SqliteCheckpointer {
   private start(): Worker {
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path: this.path } });
-    // An idle checkpointer must not keep the process alive; `close` ends it.
+    // An idle checkpointer must not keep the process alive (`close` ends it); one at work does.
     worker.unref();
     worker.on('message', (result: CheckpointResult) => this.settle(result));
     worker.on('error', (err) => this.settle({ ok: false, error: err.message }));
@@ -96,6 +100,7 @@ export class SqliteCheckpointer {
   }
 
   private settle(result: CheckpointResult): void {
+    this.worker?.unref();
     const done = this.done;
     this.done = undefined;
     done?.(result);
