@@ -51,6 +51,8 @@ export class SqliteCheckpointer {
   private done?: (result: CheckpointResult) => void;
   /** Closed, or the thread ended on its own (it could not open the database): no more checkpoints here. */
   private ended = false;
+  /** Resolves once the thread has exited. */
+  private exited?: Promise<void>;
 
   constructor(private readonly path: string) {}
 
@@ -79,10 +81,10 @@ export class SqliteCheckpointer {
     const worker = this.worker;
     this.ended = true;
     if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Kept referenced until it exits: the process waits for the connection to close.
     worker.ref();
     worker.postMessage('close');
-    await exited;
+    await this.exited;
   }
 
   private start(): Worker {
@@ -92,6 +94,7 @@ export class SqliteCheckpointer {
     worker.unref();
     worker.on('message', (result: CheckpointResult) => this.settle(result));
     worker.on('error', (err) => this.settle({ ok: false, error: err.message }));
+    this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('exit', () => {
       this.ended = true;
       this.settle({ ok: false, error: 'the checkpoint thread ended' });
@@ -100,7 +103,8 @@ export class SqliteCheckpointer {
   }
 
   private settle(result: CheckpointResult): void {
-    this.worker?.unref();
+    // Idle again: no longer a reason to keep the process alive, unless it is closing.
+    if (!this.ended) this.worker?.unref();
     const done = this.done;
     this.done = undefined;
     done?.(result);

@@ -17,6 +17,14 @@ const LOCK_PATIENCE_MS = 1000;
  */
 export const CHECKPOINT_FRAMES = 1000;
 
+/**
+ * WAL frames past which commits wait for the checkpoint running to end. Checkpoints run alongside
+ * the commits, but under a steady load commits keep adding frames while one copies, so none ever
+ * finds the WAL fully copied, which is when a writer starts it over; held up once it is this long, the
+ * next commit finds it so and the WAL stays bounded (about 16 MB).
+ */
+export const CATCH_UP_FRAMES = 4 * CHECKPOINT_FRAMES;
+
 /** Checkpoints handed to a worker thread (see SqliteCheckpointer), and where to read the WAL's length. */
 export interface Checkpoints {
   checkpointer: SqliteCheckpointer;
@@ -96,10 +104,9 @@ export class SqliteGroupCommit {
     // acknowledgement waits for the next fsync either way, and one commit of many rows writes each
     // touched page to the WAL once instead of once per small commit.
     if (this.wal?.syncing) return this.wal.whenIdle(() => this.flush());
-    // No commit while a checkpoint copies the WAL into the database: once it has copied every frame,
-    // the next transaction starts the WAL over from its beginning instead of growing it (with
-    // commits in between, the checkpoint would never be complete under a steady load).
-    if (this.checkpoints?.checkpointer.running) {
+    // A WAL grown long waits for the checkpoint to copy all of it: the next transaction then starts
+    // the WAL over from its beginning (see CATCH_UP_FRAMES).
+    if (this.checkpoints?.checkpointer.running && (this.checkpoints.frames() ?? 0) >= CATCH_UP_FRAMES) {
       this.afterCheckpoint.push(() => this.flush());
       return;
     }
@@ -146,8 +153,8 @@ export class SqliteGroupCommit {
   }
 
   /**
-   * Once the WAL holds CHECKPOINT_FRAMES frames, starts a checkpoint on the worker, alongside the fsync
-   * of the commit just made (both wait on the disk, neither on the event loop).
+   * Once the WAL holds CHECKPOINT_FRAMES frames, starts a checkpoint on the worker; commits go on
+   * meanwhile (but see CATCH_UP_FRAMES).
    */
   private checkpointIfLong(): void {
     const c = this.checkpoints;
