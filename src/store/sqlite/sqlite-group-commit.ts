@@ -1,7 +1,6 @@
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
-import type { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { fullOr, isBusy, lockedOut } from './sqlite-errors.js';
 
 /**
@@ -10,27 +9,6 @@ import { fullOr, isBusy, lockedOut } from './sqlite-errors.js';
  * milliseconds; a lock held longer than this is not a batch.
  */
 const LOCK_PATIENCE_MS = 1000;
-
-/**
- * WAL frames (pages) past which a commit asks for a checkpoint: SQLite's own `wal_autocheckpoint`
- * default, about 4 MB of WAL.
- */
-export const CHECKPOINT_FRAMES = 1000;
-
-/**
- * WAL frames past which commits wait for the checkpoint running to end. Checkpoints run alongside
- * the commits, but under a steady load commits keep adding frames while one copies, so none ever
- * finds the WAL fully copied, which is when a writer starts it over; held up once it is this long, the
- * next commit finds it so and the WAL stays bounded (about 16 MB).
- */
-export const CATCH_UP_FRAMES = 4 * CHECKPOINT_FRAMES;
-
-/** Checkpoints handed to a worker thread (see SqliteCheckpointer), and where to read the WAL's length. */
-export interface Checkpoints {
-  checkpointer: SqliteCheckpointer;
-  /** Frames in the WAL now (the wal-index header), or undefined when unknown. */
-  frames: () => number | undefined;
-}
 
 interface Job {
   work: () => unknown;
@@ -68,10 +46,7 @@ export class SqliteGroupCommit {
   /** The database's directory, where a failed write may have found no space; absent in memory. */
   private readonly dir?: string;
 
-  /** Jobs waiting for the checkpoint running to end (see flush). */
-  private afterCheckpoint: Array<() => void> = [];
-
-  constructor(private readonly db: Database, walPath?: string, private readonly checkpoints?: Checkpoints) {
+  constructor(private readonly db: Database, walPath?: string) {
     if (walPath) this.wal = new WalSyncer(walPath);
     this.dir = walPath && dirname(walPath);
     this.savepoint = { begin: db.prepare('SAVEPOINT job'), release: db.prepare('RELEASE job'), rollback: db.prepare('ROLLBACK TO job') };
@@ -104,12 +79,6 @@ export class SqliteGroupCommit {
     // acknowledgement waits for the next fsync either way, and one commit of many rows writes each
     // touched page to the WAL once instead of once per small commit.
     if (this.wal?.syncing) return this.wal.whenIdle(() => this.flush());
-    // A WAL grown long waits for the checkpoint to copy all of it: the next transaction then starts
-    // the WAL over from its beginning (see CATCH_UP_FRAMES).
-    if (this.checkpoints?.checkpointer.running && (this.checkpoints.frames() ?? 0) >= CATCH_UP_FRAMES) {
-      this.afterCheckpoint.push(() => this.flush());
-      return;
-    }
     try {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
@@ -145,36 +114,10 @@ export class SqliteGroupCommit {
       this.commits++;
     }
     if (this.batchListeners.size) for (const listener of this.batchListeners) listener(jobs.length);
-    this.checkpointIfLong();
     const settle = (syncError?: unknown) =>
       jobs.forEach((job, i) => (syncError ? job.reject(syncError) : outcomes[i].ok ? job.resolve(outcomes[i].value) : job.reject(outcomes[i].value)));
     if (this.wal) this.wal.afterCommit(settle);
     else settle();
-  }
-
-  /**
-   * Once the WAL holds CHECKPOINT_FRAMES frames, starts a checkpoint on the worker; commits go on
-   * meanwhile (but see CATCH_UP_FRAMES).
-   */
-  private checkpointIfLong(): void {
-    const c = this.checkpoints;
-    if (!c || c.checkpointer.running || (c.frames() ?? 0) < CHECKPOINT_FRAMES) return;
-    // Without its thread, as SQLite's own automatic checkpoint would: here, on the event loop.
-    if (!c.checkpointer.usable) {
-      try {
-        this.db.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // As for the worker's: the frames stay in the WAL and the next long WAL asks again.
-      }
-      return;
-    }
-    c.checkpointer.run(() => {
-      // A failed checkpoint (another process checkpointing, a full disk) loses nothing: the frames stay
-      // in the WAL, readers find them there, and the next long WAL asks again.
-      const waiting = this.afterCheckpoint;
-      this.afterCheckpoint = [];
-      for (const then of waiting) then();
-    });
   }
 
   /** BEGIN failed: wait for the lock on a timer (the queue keeps growing meanwhile), or give up. */

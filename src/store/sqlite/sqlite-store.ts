@@ -11,8 +11,7 @@ import type { Statements, WriteTransaction } from '../statements.js';
 import type { SyncReport } from '../store.js';
 import type { StoreSize } from '../store-size.js';
 import { fullOr } from './sqlite-errors.js';
-import { SqliteCheckpointer } from './sqlite-checkpointer.js';
-import { SqliteGroupCommit, type Checkpoints } from './sqlite-group-commit.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { claimKey } from './sqlite-idempotency.js';
 import { syncSqliteSchema } from './sqlite-schema.js';
 import { createSqliteTables } from './sqlite-tables.js';
@@ -52,8 +51,6 @@ class SqliteEngine implements Engine {
   /** The write-ahead log's path (absent in memory), whose size counts in the database's. */
   private readonly wal?: string;
   private sizeQuery?: Statement;
-  /** Runs the WAL's checkpoints off the event loop (absent in memory). */
-  private checkpointer?: SqliteCheckpointer;
 
   constructor(url: string) {
     const location = databaseLocation(url);
@@ -69,22 +66,10 @@ class SqliteEngine implements Engine {
     // SQLite names its -wal and -shm files after the database's real path (symbolic links resolved).
     const real = path === ':memory:' ? undefined : realpathSync(path);
     this.wal = real && `${real}-wal`;
-    if (real) this.walIndex = WalChangeCounter.open(`${real}-shm`);
-    this.writer = new SqliteGroupCommit(this.db, this.wal, this.checkpoints(real));
+    this.writer = new SqliteGroupCommit(this.db, this.wal);
     this.statements = new SqliteTransaction(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
-  }
-
-  /**
-   * Checkpoints on a worker thread, for a database in a file whose WAL length can be read; SQLite's
-   * own (inside a COMMIT, on the event loop) are then turned off. Otherwise SQLite's stay on.
-   */
-  private checkpoints(real: string | undefined): Checkpoints | undefined {
-    const index = this.walIndex;
-    if (!real || !index) return undefined;
-    this.checkpointer = new SqliteCheckpointer(real);
-    this.db.pragma('wal_autocheckpoint = 0');
-    return { checkpointer: this.checkpointer, frames: () => index.frames() };
+    if (real) this.walIndex = WalChangeCounter.open(`${real}-shm`);
   }
 
   /**
@@ -162,8 +147,6 @@ class SqliteEngine implements Engine {
     // another process holds the lock they fail (503) instead, and the connection goes anyway.
     await this.writer.run(() => undefined).catch(() => undefined);
     this.writer.close();
-    // Ended before the serving connection closes, so that one, the last, checkpoints what is left and removes the WAL.
-    await this.checkpointer?.close();
     this.walIndex?.close();
     this.db.close();
   }

@@ -48,20 +48,10 @@ export class WalChangeCounter {
 
   /** The counter now, or undefined when no consistent, initialised header could be read. */
   read(): number | undefined {
-    return this.field(8);
-  }
-
-  /** Frames in the WAL now (the header's `mxFrame`: 0 after a writer started the WAL over), or undefined as for `read`. */
-  frames(): number | undefined {
-    return this.field(16);
-  }
-
-  /** The 32-bit field of the header at `at`, read as described above. */
-  private field(at: number): number | undefined {
     for (let i = 0; i < RETRIES; i++) {
       if (readSync(this.fd, this.header, 0, this.header.length, 0) !== this.header.length) return undefined;
       const initialised = this.header[12] === 1;
-      if (initialised && this.header.compare(this.header, HEADER_BYTES, 2 * HEADER_BYTES, 0, HEADER_BYTES) === 0) return this.u32(at);
+      if (initialised && this.header.compare(this.header, HEADER_BYTES, 2 * HEADER_BYTES, 0, HEADER_BYTES) === 0) return this.u32(8);
     }
     return undefined;
   }
