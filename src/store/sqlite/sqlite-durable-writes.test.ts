@@ -45,28 +45,6 @@ test('under steady writes the WAL is checkpointed and starts over, so it stays n
   }
 });
 
-test('one failing write among the writes of one turn fails alone: the others commit and their events are logged', async () => {
-  const path = join(dir, 'turn.db');
-  const store = new SqliteStore(path);
-  await store.sync([notes], { allowDestructive: false });
-  try {
-    await store.insert(notes, { text: 'taken' });
-    // Queued in the same turn, so they share one transaction (each in its own savepoint).
-    const outcomes = await Promise.allSettled([store.insert(notes, { text: 'a' }), store.insert(notes, { text: 'taken' }), store.insert(notes, { text: 'b' })]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
-    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /taken/);
-  } finally {
-    await store.close();
-  }
-  const db = new BetterSqlite3(path, { readonly: true });
-  try {
-    assert.deepEqual(db.prepare('SELECT text FROM notes ORDER BY text').pluck().all(), ['a', 'b', 'taken']);
-    assert.equal(db.prepare('SELECT count(*) FROM _rw_events').pluck().get(), 3, 'the failed write left no event');
-  } finally {
-    db.close();
-  }
-});
-
 // The writer runs in its own process, acknowledging each write on stdout once its promise resolved
 // (as a 201 would be sent), and is killed with SIGKILL in the middle of its stream of writes.
 const WRITER = `
