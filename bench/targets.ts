@@ -206,6 +206,7 @@ export function judgeTargets(rows: Row[], connections: number): TargetResult[] {
     }
   }
   results.push(...sseLoadTargets(rows));
+  results.push(postFlatTarget(rows));
   return results;
 }
 
@@ -231,6 +232,27 @@ function sseLoadTargets(rows: Row[]): TargetResult[] {
     if (m.non2xx || m.errors || !m.requests) return { target, status: 'not met', detail: `${shown} — some writes failed; the figures do not count` };
     return below(target, Math.abs(growth), 10, shown, ' points');
   });
+}
+
+/**
+ * Durable POST on SQLite at 1M existing rows keeps at least 0.80x of its pace at 1k. Compared by the
+ * rows' ratios to raw node:http in their own paired rounds when both have them (the rows run minutes
+ * apart and the machine's speed moves in between), otherwise by req/s.
+ */
+function postFlatTarget(rows: Row[]): TargetResult {
+  const target = 'durable POST /characters at 1M rows >= 0.80x its req/s at 1k rows';
+  const [small, large] = [GROUPS.post1k, GROUPS.post1m].map((g) => find(rows, g.id, SERVERS.restwell));
+  const ok = usable([small, large]);
+  if (!ok.ok) return { target, status: ok.status, detail: ok.why };
+  const [a, b] = [small!, large!];
+  const byRatio = a.figures?.pairedRatio !== undefined && b.figures?.pairedRatio !== undefined;
+  const [at1k, at1m] = byRatio ? [a.figures!.pairedRatio, b.figures!.pairedRatio] : [a.measurement!.rps, b.measurement!.rps];
+  const ratio = at1m / at1k;
+  const shown = byRatio
+    ? `${at1m.toFixed(2)}x / ${at1k.toFixed(2)}x raw node:http in their paired rounds (${fmt(b.measurement!.rps)} / ${fmt(a.measurement!.rps)} req/s) = ${ratio.toFixed(2)}x`
+    : `${fmt(at1m)} / ${fmt(at1k)} req/s = ${ratio.toFixed(2)}x`;
+  if (ratio >= 0.8) return { target, status: 'met', detail: shown };
+  return { target, status: 'not met', detail: `${shown} — misses by ${(0.8 - ratio).toFixed(2)}x` };
 }
 
 /** Deliveries per second a burst's deliveries must reach, as a part of the writes' own pace in that burst, to count as keeping pace. */
