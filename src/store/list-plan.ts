@@ -1,4 +1,5 @@
 import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
+import { fold } from '../core/fold.js';
 import { columnOf, queryableField } from '../core/system-fields.js';
 import type { Filter, ListQuery } from './list-query.js';
 import type { Codec } from './records.js';
@@ -14,7 +15,17 @@ export type Condition =
   /** Case-insensitive LIKE: both sides folded by `rw_fold` (core/fold.ts). */
   | { column: string; op: 'ilike'; value: number }
   | { and: Condition[] }
-  | { or: Condition[] };
+  | { or: Condition[] }
+  /**
+   * Rows that may hold the folded text in one of these fields, by the engine's search index (see
+   * SearchIndex): only ever ANDed with the exact `ilike` test, which decides.
+   */
+  | { candidates: string[]; value: number };
+
+/** An engine's search index as a list plan sees it: what to bind for a folded needle, if the index can narrow it. */
+export interface SearchIndex {
+  query(folded: string): string | undefined;
+}
 
 /** The shape of one page's query: equal shapes have equal SQL, whatever their values. */
 export interface ListShape {
@@ -46,15 +57,22 @@ export interface ListPlan {
  * every engine (engines index accordingly); a backwards page reads the reversed order (see pageOf).
  * Values reach SQL only as bound parameters; names only after validation against the resource.
  */
-export function planList(resource: ResourceDefinition, query: ListQuery, codec: Codec): ListPlan {
+export function planList(resource: ResourceDefinition, query: ListQuery, codec: Codec, index?: SearchIndex): ListPlan {
   const values: unknown[] = [];
   const bind = (value: unknown) => values.push(value) - 1;
   const keys = [...query.sort, { field: 'id', descending: false }];
   const backwards = query.after?.backwards ?? false;
   const match = query.filters.map((f) => filterCondition(resource, f, codec, bind));
+  // The index narrows an ilike on search fields (each has one) to candidate rows; the ilike still decides.
+  const narrow = (fields: string[], needle: string) => {
+    const q = index && fields.every((f) => resource.search.includes(f)) ? index.query(fold(needle)) : undefined;
+    if (q !== undefined) match.push({ candidates: fields, value: bind(q) });
+  };
+  for (const f of query.filters) if (f.op === 'icontains' || f.op === 'istartsWith') narrow([f.field], String(f.value));
   if (query.search) {
     const pattern = bind(`%${escapeLike(query.search.value)}%`);
     match.push({ or: query.search.fields.map((f): Condition => ({ column: columnOf(fieldOf(resource, f).name), op: 'ilike', value: pattern })) });
+    narrow(query.search.fields, query.search.value);
   }
   if (query.owner !== undefined) match.push({ column: '_owner', op: '=', value: bind(query.owner) });
   const after = query.after ? keysetCondition(resource, keys, query.after.values, backwards, codec, bind) : undefined;

@@ -1,8 +1,8 @@
-import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { FOLD_FUNCTION } from '../core/fold.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
-import { planList, type Condition, type ListShape } from './list-plan.js';
+import { planList, type Condition, type ListShape, type SearchIndex } from './list-plan.js';
 import { rowToRecord, type Codec } from './records.js';
 
 type Eb = ExpressionBuilder<any, any>;
@@ -20,6 +20,19 @@ interface Template {
   params: number[];
 }
 
+/** An engine's search index in list queries: the value to bind for a folded needle, and the SQL selecting the rows that may hold it. */
+export interface SearchIndexSql extends SearchIndex {
+  candidates(table: string, fields: string[], query: unknown): RawBuilder<SqlBool>;
+}
+
+/** The search index of each query builder (engine) that has one. */
+const searchIndexes = new WeakMap<Kysely<any>, SearchIndexSql>();
+
+/** Lists built with `db` narrow `q=`, icontains and istartsWith on search fields with `index` (without one, they scan). */
+export function useSearchIndex(db: Kysely<any>, index: SearchIndexSql): void {
+  searchIndexes.set(db, index);
+}
+
 /** The SQL of each list shape seen, per query builder (engine). */
 const templates = new WeakMap<Kysely<any>, Map<string, { rows: Template; count?: Template }>>();
 /** Shapes vary with the filters a client combines; enough for every shape an app really uses. */
@@ -31,7 +44,7 @@ const MAX_SHAPES = 500;
  * per query shape (table, conditions, order: see planList) and only the values are bound per request.
  */
 export function compileListQuery(db: Kysely<any>, resource: ResourceDefinition, query: ListQuery, codec: Codec): ListStatements {
-  const { shape, values } = planList(resource, query, codec);
+  const { shape, values } = planList(resource, query, codec, searchIndexes.get(db));
   let cache = templates.get(db);
   if (!cache) templates.set(db, (cache = new Map()));
   const key = JSON.stringify(shape);
@@ -54,14 +67,14 @@ function render(db: Kysely<any>, shape: ListShape): { rows: Template; count?: Te
   let rows = db
     .selectFrom(shape.table)
     .selectAll()
-    .where((eb) => eb.and([...shape.match, ...(shape.after ? [shape.after] : [])].map((c) => expr(eb, c))));
+    .where((eb) => eb.and([...shape.match, ...(shape.after ? [shape.after] : [])].map((c) => expr(eb, c, shape.table, db))));
   for (const [column, desc] of shape.order) {
     rows = rows.orderBy(column, (ob) => (desc ? ob.desc() : ob.asc())[desc === !shape.nullsLargest ? 'nullsLast' : 'nullsFirst']());
   }
   rows = rows.limit(new Slot(shape.limit) as unknown as number);
   if (shape.offset !== undefined) rows = rows.offset(new Slot(shape.offset) as unknown as number);
   const count = shape.withTotal
-    ? db.selectFrom(shape.table).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(shape.match.map((c) => expr(eb, c))))
+    ? db.selectFrom(shape.table).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(shape.match.map((c) => expr(eb, c, shape.table, db))))
     : undefined;
   return { rows: template(rows.compile()), count: count && template(count.compile()) };
 }
@@ -70,9 +83,10 @@ function template(query: CompiledQuery): Template {
   return { sql: query.sql, params: query.parameters.map((p) => (p as Slot).index) };
 }
 
-function expr(eb: Eb, c: Condition): Expression<SqlBool> {
-  if ('and' in c) return eb.and(c.and.map((x) => expr(eb, x)));
-  if ('or' in c) return eb.or(c.or.map((x) => expr(eb, x)));
+function expr(eb: Eb, c: Condition, table: string, db: Kysely<any>): Expression<SqlBool> {
+  if ('and' in c) return eb.and(c.and.map((x) => expr(eb, x, table, db)));
+  if ('or' in c) return eb.or(c.or.map((x) => expr(eb, x, table, db)));
+  if ('candidates' in c) return searchIndexes.get(db)!.candidates(table, c.candidates, new Slot(c.value));
   const ref = eb.ref(c.column);
   switch (c.op) {
     case 'is':
