@@ -20,9 +20,9 @@ export type Condition =
    * Rows that may hold the folded text in one of these fields, by the engine's search index (see
    * SearchIndex): only ever ANDed with the exact `ilike` test, which decides.
    */
-  | { candidates: string[]; value: number };
+  | { candidates: string[]; value: number; folded: number };
 
-/** An engine's search index as a list plan sees it: what to bind for a folded needle, if the index can narrow it. */
+/** An engine's search index as a list plan sees it: its query for a folded needle (bound with the needle itself), if the index can narrow it. */
 export interface SearchIndex {
   query(folded: string): string | undefined;
 }
@@ -65,8 +65,9 @@ export function planList(resource: ResourceDefinition, query: ListQuery, codec: 
   const match = query.filters.map((f) => filterCondition(resource, f, codec, bind));
   // The index narrows an ilike on search fields (each has one) to candidate rows; the ilike still decides.
   const narrow = (fields: string[], needle: string) => {
-    const q = index && fields.every((f) => resource.search.includes(f)) ? index.query(fold(needle)) : undefined;
-    if (q !== undefined) match.push({ candidates: fields, value: bind(q) });
+    const folded = fold(needle);
+    const q = index && fields.every((f) => resource.search.includes(f)) ? index.query(folded) : undefined;
+    if (q !== undefined) match.push({ candidates: fields, value: bind(q), folded: bind(folded) });
   };
   for (const f of query.filters) if (f.op === 'icontains' || f.op === 'istartsWith') narrow([f.field], String(f.value));
   if (query.search) {

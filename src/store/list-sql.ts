@@ -20,9 +20,9 @@ interface Template {
   params: number[];
 }
 
-/** An engine's search index in list queries: the value to bind for a folded needle, and the SQL selecting the rows that may hold it. */
+/** An engine's search index in list queries: the value to bind for a folded needle, and the SQL selecting the rows that may hold it (given that value and the folded needle). */
 export interface SearchIndexSql extends SearchIndex {
-  candidates(table: string, fields: string[], query: unknown): RawBuilder<SqlBool>;
+  candidates(table: string, fields: string[], query: unknown, folded: unknown): RawBuilder<SqlBool>;
 }
 
 /** The search index of each query builder (engine) that has one. */
@@ -86,7 +86,7 @@ function template(query: CompiledQuery): Template {
 function expr(eb: Eb, c: Condition, table: string, db: Kysely<any>): Expression<SqlBool> {
   if ('and' in c) return eb.and(c.and.map((x) => expr(eb, x, table, db)));
   if ('or' in c) return eb.or(c.or.map((x) => expr(eb, x, table, db)));
-  if ('candidates' in c) return searchIndexes.get(db)!.candidates(table, c.candidates, new Slot(c.value));
+  if ('candidates' in c) return searchIndexes.get(db)!.candidates(table, c.candidates, new Slot(c.value), new Slot(c.folded));
   const ref = eb.ref(c.column);
   switch (c.op) {
     case 'is':
