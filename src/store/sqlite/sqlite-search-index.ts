@@ -110,13 +110,14 @@ export function reconcileSearchIndexes(db: Database, resources: ResourceDefiniti
       .map((t) => t.name)
       .filter((n) => n.startsWith(`rw_${r.name}_`) && n.endsWith(suffix))
       .map((n) => n.slice(`rw_${r.name}_`.length, -suffix.length));
+    const complete = (field: string) => !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(pendingName(r.name, field));
     for (const field of existing) {
       if (r.search.includes(field)) continue;
       for (const s of dropSearchIndex(r.name, field)) db.exec(s);
       done.push(`drop search index ${r.name}.${field}`);
     }
     for (const field of r.search) {
-      if (existing.includes(field)) continue;
+      if (existing.includes(field) && complete(field)) continue;
       for (const s of createSearchIndex(r.name, field)) db.exec(s);
       done.push(`create search index ${r.name}.${field}`);
     }
