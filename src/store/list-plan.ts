@@ -18,9 +18,10 @@ export type Condition =
   | { or: Condition[] }
   /**
    * Rows that may hold the folded text in one of these fields, by the engine's search index (see
-   * SearchIndex): only ever ANDed with the exact `ilike` test, which decides.
+   * SearchIndex): only ever ANDed with the exact `ilike` test, which decides. `rowid`: the id is the
+   * engine's row key, so a page in id order can walk the candidates in order instead of collecting them.
    */
-  | { candidates: string[]; value: number; folded: number };
+  | { candidates: string[]; value: number; folded: number; rowid?: true };
 
 /** An engine's search index as a list plan sees it: its query for a folded needle (bound with the needle itself), if the index can narrow it. */
 export interface SearchIndex {
@@ -34,6 +35,8 @@ export interface ListShape {
   match: Condition[];
   /** The keyset position, when paging from one. */
   after?: Condition;
+  /** The index of the id a forward page in id order starts after (`after` says the same, in general form). */
+  afterId?: number;
   /** Column and direction (true: descending, NULLs last; false: ascending, NULLs first; the other way round with nullsLargest). */
   order: Array<[string, boolean]>;
   /** NULL sorts as the largest value (ListQuery.nullsLargest). */
@@ -67,7 +70,7 @@ export function planList(resource: ResourceDefinition, query: ListQuery, codec: 
   const narrow = (fields: string[], needle: string) => {
     const folded = fold(needle);
     const q = index && fields.every((f) => resource.search.includes(f)) ? index.query(folded) : undefined;
-    if (q !== undefined) match.push({ candidates: fields, value: bind(q), folded: bind(folded) });
+    if (q !== undefined) match.push({ candidates: fields, value: bind(q), folded: bind(folded), ...(resource.idType === 'integer' ? { rowid: true as const } : {}) });
   };
   for (const f of query.filters) if (f.op === 'icontains' || f.op === 'istartsWith') narrow([f.field], String(f.value));
   if (query.search) {
@@ -77,11 +80,13 @@ export function planList(resource: ResourceDefinition, query: ListQuery, codec: 
   }
   if (query.owner !== undefined) match.push({ column: '_owner', op: '=', value: bind(query.owner) });
   const after = query.after ? keysetCondition(resource, keys, query.after.values, backwards, codec, bind) : undefined;
+  // A forward page in id order starts past one id: a search index's walk can start there too.
+  const afterId = query.after && !backwards && query.sort.length === 0 ? { afterId: bind(codec.encode(fieldOf(resource, 'id'), query.after.values[0])) } : {};
   const order = keys.map((k): [string, boolean] => [columnOf(k.field), k.descending !== backwards]);
   const limit = bind(query.limit + 1);
   const offset = query.offset ? { offset: bind(query.offset) } : {};
   const nulls = query.nullsLargest && !query.after ? { nullsLargest: true } : {};
-  return { shape: { table: resource.name, match, after, order, limit, ...offset, ...nulls, withTotal: query.withTotal ?? false }, values };
+  return { shape: { table: resource.name, match, after, ...afterId, order, limit, ...offset, ...nulls, withTotal: query.withTotal ?? false }, values };
 }
 
 type Bind = (value: unknown) => number;

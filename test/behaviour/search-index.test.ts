@@ -77,6 +77,7 @@ for (const engine of engines) {
         .filter((r) => r.grp >= 2 && test(r))
         .sort((a, b) => b.grp - a.grp || a.id - b.id)
         .map((r) => r.id);
+    const byId = (test: (r: Item) => boolean) => items.filter(test).map((r) => r.id);
     const has = (v: string | null, n: string) => v !== null && fold(v).includes(fold(n));
     const begins = (v: string | null, n: string) => v !== null && fold(v).startsWith(fold(n));
 
@@ -104,6 +105,9 @@ for (const engine of engines) {
           [`/items?name[istartsWith]=${e}&${base}`, expected((r) => begins(r.name, n))],
           [`/items?tag[istartsWith]=${e}&name[icontains]=${e}&${base}`, expected((r) => begins(r.tag, n) && has(r.name, n))],
           [`/items?note[icontains]=${e}&${base}`, expected((r) => has(r.note, n))],
+          // id order, the default: SQLite walks the index's candidates in order, page after page.
+          [`/items?q=${e}&limit=5&total=true`, byId((r) => has(r.name, n) || has(r.tag, n))],
+          [`/items?name[istartsWith]=${e}&grp[lt]=3&limit=5&total=true`, byId((r) => begins(r.name, n) && r.grp < 3)],
         ];
         for (const [url, ids] of cases) {
           const got = await all(url);

@@ -94,6 +94,15 @@ export const sqliteSearchIndexSql: SearchIndexSql = {
     });
     return sql<SqlBool>`${sql.id(table)}.rowid IN (${sql.join(each, sql` UNION ALL `)})`;
   },
+  // UNION of arms each in rowid order (FTS5 and an INTEGER PRIMARY KEY deliver it): SQLite merges them as they stream.
+  ordered(table: string, fields: string[], query: unknown, folded: unknown, from?: unknown): RawBuilder<unknown> {
+    const past = (key: string) => (from === undefined ? sql`` : sql` AND ${sql.raw(key)} > ${from}`);
+    const each = fields.flatMap((f) => {
+      const fts = sql.id(searchIndexName(table, f));
+      return [sql`SELECT rowid AS r FROM ${fts} WHERE ${fts} MATCH ${query}${past('rowid')}`, sql`SELECT id FROM ${sql.id(pendingName(table, f))} WHERE instr(v, ${folded}) > 0${past('id')}`];
+    });
+    return sql`(${sql.join(each, sql` UNION `)} ORDER BY 1)`;
+  },
 };
 
 /**
