@@ -6,6 +6,7 @@ export const GROUPS = {
   post100k: { id: 'post-100k', label: 'POST /characters, 100k existing rows' },
   post1m: { id: 'post-1m', label: 'POST /characters, 1M existing rows' },
   filtered1m: { id: 'filtered-1m', label: 'GET /characters?limit=20&sort=name&name[startsWith]=C (1M rows)' },
+  search1m: { id: 'search-1m', label: 'GET /characters?q={6 digits}&limit=20 (1M rows, a new term each request)' },
   filtered1mUncached: { id: 'filtered-1m-uncached', label: 'GET /characters?limit=20&sort=name&name[startsWith]=C&number[ne]={n} (1M rows, a new URL each request)' },
   webhooks: { id: 'webhooks', label: 'POST /webhooks/{source} (Standard Webhooks, verified)' },
   sseFanout: { id: 'sse-fanout', label: 'GET /events/stream: 1 write to 1,000 SSE clients' },

@@ -32,6 +32,7 @@ import { webhookRows } from './scenarios/webhooks.js';
 import { workersRows } from './scenarios/workers.js';
 import { clearMissedProfiles } from './explain.js';
 import { buildRestwell, ROOT, stopPartner } from './servers.js';
+import { searchRows } from './scenarios/search.js';
 import { benchSettings } from './settings.js';
 import { judgeTargets } from './targets.js';
 import { ensureWrk } from './wrk.js';
@@ -65,6 +66,7 @@ const SECTIONS: Section[] = [
   { key: 'outbound', name: 'Outbound webhook delivery', optional: true, run: outboundRows, wrk: false },
   { key: 'cluster', name: 'Cluster soak behind HAProxy', optional: true, run: clusterRows, wrk: false },
   { key: 'retention', name: 'Retention: bounded database size', optional: true, run: retentionRows, wrk: false },
+  { key: 'search', name: 'Search and the filtered page over 1M rows (SQLite, PostgreSQL)', optional: true, run: searchRows, wrk: true },
 ];
 
 function command(quick: boolean): string {

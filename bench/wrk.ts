@@ -12,7 +12,7 @@ export const WRK_DIR = join(dirname(fileURLToPath(import.meta.url)), 'wrk');
 
 /** A Lua script of bench/wrk/ and its arguments (what follows `--` on wrk's command line). */
 export interface WrkScript {
-  script: 'get.lua' | 'post.lua' | 'signed.lua' | 'mutate.lua' | 'batch.lua';
+  script: 'get.lua' | 'post.lua' | 'signed.lua' | 'mutate.lua' | 'batch.lua' | 'search.lua';
   args: string[];
   /** Files prepared for this run only (signed requests): deleted once wrk has ended. */
   files?: string[];

@@ -1,4 +1,5 @@
 import type { FieldDefinition, ResourceDefinition } from '../core/resource.js';
+import { fold } from '../core/fold.js';
 import { columnOf, queryableField } from '../core/system-fields.js';
 import type { Filter, ListQuery } from './list-query.js';
 import type { Codec } from './records.js';
@@ -14,7 +15,18 @@ export type Condition =
   /** Case-insensitive LIKE: both sides folded by `rw_fold` (core/fold.ts). */
   | { column: string; op: 'ilike'; value: number }
   | { and: Condition[] }
-  | { or: Condition[] };
+  | { or: Condition[] }
+  /**
+   * Rows that may hold the folded text in one of these fields, by the engine's search index (see
+   * SearchIndex): only ever ANDed with the exact `ilike` test, which decides. `rowid`: the id is the
+   * engine's row key, so a page in id order can walk the candidates in order instead of collecting them.
+   */
+  | { candidates: string[]; value: number; folded: number; rowid?: true };
+
+/** An engine's search index as a list plan sees it: its query for a folded needle (bound with the needle itself), if the index can narrow it. */
+export interface SearchIndex {
+  query(folded: string): string | undefined;
+}
 
 /** The shape of one page's query: equal shapes have equal SQL, whatever their values. */
 export interface ListShape {
@@ -23,6 +35,8 @@ export interface ListShape {
   match: Condition[];
   /** The keyset position, when paging from one. */
   after?: Condition;
+  /** The index of the id a forward page in id order starts after (`after` says the same, in general form). */
+  afterId?: number;
   /** Column and direction (true: descending, NULLs last; false: ascending, NULLs first; the other way round with nullsLargest). */
   order: Array<[string, boolean]>;
   /** NULL sorts as the largest value (ListQuery.nullsLargest). */
@@ -46,23 +60,33 @@ export interface ListPlan {
  * every engine (engines index accordingly); a backwards page reads the reversed order (see pageOf).
  * Values reach SQL only as bound parameters; names only after validation against the resource.
  */
-export function planList(resource: ResourceDefinition, query: ListQuery, codec: Codec): ListPlan {
+export function planList(resource: ResourceDefinition, query: ListQuery, codec: Codec, index?: SearchIndex): ListPlan {
   const values: unknown[] = [];
   const bind = (value: unknown) => values.push(value) - 1;
   const keys = [...query.sort, { field: 'id', descending: false }];
   const backwards = query.after?.backwards ?? false;
   const match = query.filters.map((f) => filterCondition(resource, f, codec, bind));
+  // The index narrows an ilike on search fields (each has one) to candidate rows; the ilike still decides.
+  const narrow = (fields: string[], needle: string) => {
+    const folded = fold(needle);
+    const q = index && fields.every((f) => resource.search.includes(f)) ? index.query(folded) : undefined;
+    if (q !== undefined) match.push({ candidates: fields, value: bind(q), folded: bind(folded), ...(resource.idType === 'integer' ? { rowid: true as const } : {}) });
+  };
+  for (const f of query.filters) if (f.op === 'icontains' || f.op === 'istartsWith') narrow([f.field], String(f.value));
   if (query.search) {
     const pattern = bind(`%${escapeLike(query.search.value)}%`);
     match.push({ or: query.search.fields.map((f): Condition => ({ column: columnOf(fieldOf(resource, f).name), op: 'ilike', value: pattern })) });
+    narrow(query.search.fields, query.search.value);
   }
   if (query.owner !== undefined) match.push({ column: '_owner', op: '=', value: bind(query.owner) });
   const after = query.after ? keysetCondition(resource, keys, query.after.values, backwards, codec, bind) : undefined;
+  // A forward page in id order starts past one id: a search index's walk can start there too.
+  const afterId = query.after && !backwards && query.sort.length === 0 ? { afterId: bind(codec.encode(fieldOf(resource, 'id'), query.after.values[0])) } : {};
   const order = keys.map((k): [string, boolean] => [columnOf(k.field), k.descending !== backwards]);
   const limit = bind(query.limit + 1);
   const offset = query.offset ? { offset: bind(query.offset) } : {};
   const nulls = query.nullsLargest && !query.after ? { nullsLargest: true } : {};
-  return { shape: { table: resource.name, match, after, order, limit, ...offset, ...nulls, withTotal: query.withTotal ?? false }, values };
+  return { shape: { table: resource.name, match, after, ...afterId, order, limit, ...offset, ...nulls, withTotal: query.withTotal ?? false }, values };
 }
 
 type Bind = (value: unknown) => number;

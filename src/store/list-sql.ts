@@ -1,8 +1,8 @@
-import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { FOLD_FUNCTION } from '../core/fold.js';
 import type { ResourceDefinition } from '../core/resource.js';
 import type { ListQuery, Page } from './list-query.js';
-import { planList, type Condition, type ListShape } from './list-plan.js';
+import { planList, type Condition, type ListShape, type SearchIndex } from './list-plan.js';
 import { rowToRecord, type Codec } from './records.js';
 
 type Eb = ExpressionBuilder<any, any>;
@@ -20,6 +20,21 @@ interface Template {
   params: number[];
 }
 
+/** An engine's search index in list queries: the value to bind for a folded needle, and the SQL selecting the rows that may hold it (given that value and the folded needle). */
+export interface SearchIndexSql extends SearchIndex {
+  candidates(table: string, fields: string[], query: unknown, folded: unknown): RawBuilder<SqlBool>;
+  /** The candidates' row keys as column `r`, ascending from past `from` if given, streamed rather than collected first. */
+  ordered(table: string, fields: string[], query: unknown, folded: unknown, from?: unknown): RawBuilder<unknown>;
+}
+
+/** The search index of each query builder (engine) that has one. */
+const searchIndexes = new WeakMap<Kysely<any>, SearchIndexSql>();
+
+/** Lists built with `db` narrow `q=`, icontains and istartsWith on search fields with `index` (without one, they scan). */
+export function useSearchIndex(db: Kysely<any>, index: SearchIndexSql): void {
+  searchIndexes.set(db, index);
+}
+
 /** The SQL of each list shape seen, per query builder (engine). */
 const templates = new WeakMap<Kysely<any>, Map<string, { rows: Template; count?: Template }>>();
 /** Shapes vary with the filters a client combines; enough for every shape an app really uses. */
@@ -31,7 +46,7 @@ const MAX_SHAPES = 500;
  * per query shape (table, conditions, order: see planList) and only the values are bound per request.
  */
 export function compileListQuery(db: Kysely<any>, resource: ResourceDefinition, query: ListQuery, codec: Codec): ListStatements {
-  const { shape, values } = planList(resource, query, codec);
+  const { shape, values } = planList(resource, query, codec, searchIndexes.get(db));
   let cache = templates.get(db);
   if (!cache) templates.set(db, (cache = new Map()));
   const key = JSON.stringify(shape);
@@ -51,28 +66,59 @@ class Slot {
 }
 
 function render(db: Kysely<any>, shape: ListShape): { rows: Template; count?: Template } {
+  const walk = candidateWalk(db, shape);
+  if (walk) return { rows: walk, count: renderCount(db, shape) };
   let rows = db
     .selectFrom(shape.table)
     .selectAll()
-    .where((eb) => eb.and([...shape.match, ...(shape.after ? [shape.after] : [])].map((c) => expr(eb, c))));
+    .where((eb) => eb.and([...shape.match, ...(shape.after ? [shape.after] : [])].map((c) => expr(eb, c, shape.table, db))));
   for (const [column, desc] of shape.order) {
     rows = rows.orderBy(column, (ob) => (desc ? ob.desc() : ob.asc())[desc === !shape.nullsLargest ? 'nullsLast' : 'nullsFirst']());
   }
   rows = rows.limit(new Slot(shape.limit) as unknown as number);
   if (shape.offset !== undefined) rows = rows.offset(new Slot(shape.offset) as unknown as number);
-  const count = shape.withTotal
-    ? db.selectFrom(shape.table).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(shape.match.map((c) => expr(eb, c))))
-    : undefined;
-  return { rows: template(rows.compile()), count: count && template(count.compile()) };
+  return { rows: template(rows.compile()), count: renderCount(db, shape) };
+}
+
+function renderCount(db: Kysely<any>, shape: ListShape): Template | undefined {
+  if (!shape.withTotal) return undefined;
+  return template(db.selectFrom(shape.table).select((eb) => eb.fn.countAll().as('n')).where((eb) => eb.and(shape.match.map((c) => expr(eb, c, shape.table, db)))).compile());
+}
+
+/**
+ * A page in id order (the default) of a search: the search index's candidates walked in id order,
+ * each joined to its row and tested, stopping at the limit. Testing the rows of every candidate
+ * first, as an `IN` does, costs milliseconds when a term is common (50k candidates for `mps` over
+ * 1M rows: 7 ms, against 0.3 ms walked). Undefined for other pages, which test every candidate.
+ */
+function candidateWalk(db: Kysely<any>, shape: ListShape): Template | undefined {
+  const index = searchIndexes.get(db);
+  const lead = shape.match.find((c): c is Extract<Condition, { candidates: string[] }> => 'candidates' in c && !!c.rowid);
+  // Only pages ascending (SQLite sorts a descending merge again), and a keyset position only as one id
+  // the walk starts after (else it would test every candidate before the position).
+  if (!index || !lead || (shape.after && shape.afterId === undefined) || shape.order.length !== 1 || shape.order[0][0] !== 'id' || shape.order[0][1]) return undefined;
+  const from = shape.afterId === undefined ? undefined : new Slot(shape.afterId);
+  const ordered = index.ordered(shape.table, lead.candidates, new Slot(lead.value), new Slot(lead.folded), from);
+  const rest = [...(shape.after ? [shape.after] : []), ...shape.match.filter((c) => c !== lead)];
+  let rows = db
+    .selectFrom(ordered.as('s'))
+    .innerJoin(shape.table, (j) => j.onRef(sql.ref(`${shape.table}.rowid`) as any, '=', 's.r'))
+    .selectAll(shape.table)
+    .where((eb) => eb.and(rest.map((c) => expr(eb, c, shape.table, db))))
+    .orderBy('s.r', 'asc')
+    .limit(new Slot(shape.limit) as unknown as number);
+  if (shape.offset !== undefined) rows = rows.offset(new Slot(shape.offset) as unknown as number);
+  return template(rows.compile());
 }
 
 function template(query: CompiledQuery): Template {
   return { sql: query.sql, params: query.parameters.map((p) => (p as Slot).index) };
 }
 
-function expr(eb: Eb, c: Condition): Expression<SqlBool> {
-  if ('and' in c) return eb.and(c.and.map((x) => expr(eb, x)));
-  if ('or' in c) return eb.or(c.or.map((x) => expr(eb, x)));
+function expr(eb: Eb, c: Condition, table: string, db: Kysely<any>): Expression<SqlBool> {
+  if ('and' in c) return eb.and(c.and.map((x) => expr(eb, x, table, db)));
+  if ('or' in c) return eb.or(c.or.map((x) => expr(eb, x, table, db)));
+  if ('candidates' in c) return searchIndexes.get(db)!.candidates(table, c.candidates, new Slot(c.value), new Slot(c.folded));
   const ref = eb.ref(c.column);
   switch (c.op) {
     case 'is':

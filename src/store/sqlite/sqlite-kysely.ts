@@ -1,10 +1,13 @@
 import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type { ColumnTypes } from '../ddl.js';
+import { useSearchIndex } from '../list-sql.js';
 import { queryBuilder } from '../query-builder.js';
 import { sqliteColumnType } from './sqlite-codec.js';
+import { createSearchIndex, dropSearchIndex, sqliteSearchIndexSql } from './sqlite-search-index.js';
 
 /** Builds SQLite SQL; better-sqlite3 runs it with cached statements. */
 export const sqliteBuilder = queryBuilder(new SqliteAdapter(), () => new SqliteQueryCompiler(), (db) => new SqliteIntrospector(db));
+useSearchIndex(sqliteBuilder, sqliteSearchIndexSql);
 
 /** SQLite's spelling of Restwell's column types. */
 export const sqliteTypes: ColumnTypes = {
@@ -14,4 +17,5 @@ export const sqliteTypes: ColumnTypes = {
   text: 'text',
   bigint: 'integer',
   field: (f, refIdType) => sqliteColumnType(f, refIdType),
+  searchIndex: { create: createSearchIndex, drop: dropSearchIndex },
 };
