@@ -1,22 +1,77 @@
 import pino from 'pino';
 
-/** Bytes of log lines kept in memory before they are written: under load, one write per page, not per line. */
-export const LOG_BUFFER_BYTES = 4096;
+/** Bytes of log lines kept in memory before they are handed to the writer: under load, one write per batch, not per line. */
+export const LOG_BUFFER_BYTES = 16 * 1024;
 /** How long a line may wait in the buffer when traffic is light (a person tailing the log still sees it promptly). */
-export const LOG_FLUSH_MS = 250;
+export const LOG_FLUSH_MS = 100;
 
-/** A buffered JSON log destination (pino's SonicBoom). */
-export type JsonLogDestination = ReturnType<typeof pino.destination>;
+/** A buffered JSON log destination: pino writes lines into it; the shutdown and crash paths empty it. */
+export interface JsonLogDestination {
+  write(line: string): boolean;
+  /** Hands what is buffered to the writer and calls `cb` once all of it is written. */
+  flush(cb?: (err?: Error) => void): void;
+  /** Writes everything buffered, synchronously: for the exit path, where no callback runs any more. */
+  flushSync(): void;
+}
 
 /**
- * Where JSON log lines go (stdout unless `fd` says otherwise): pino's asynchronous destination, buffered
- * up to {@link LOG_BUFFER_BYTES} and written off the request path, so a line per request costs a string
- * append rather than a write(2) of its own. pino writes what is buffered synchronously when the process
- * exits, by process.exit or an uncaught error (its exit hook); the server's close path flushes it too
- * ({@link flushLog}). A SIGKILL loses what is still buffered (at most a page, or {@link LOG_FLUSH_MS} of lines).
+ * Where JSON log lines go (stdout unless `fd` says otherwise), written asynchronously and buffered:
+ * lines are collected into one string of up to {@link LOG_BUFFER_BYTES} (or {@link LOG_FLUSH_MS} of
+ * lines) and handed to pino's asynchronous destination (SonicBoom, `sync: false`), which writes them
+ * off the request path. One flat string per batch, not a line at a time: SonicBoom's own buffer
+ * (`minLength`) appends each line to a growing string, which measured dearer than a write(2) per line.
+ * Buffered lines are written when the process exits, by process.exit or an uncaught error, and
+ * on the server's close path ({@link flushLog}). A SIGKILL loses what is still buffered.
  */
 export function jsonLogDestination(fd = 1): JsonLogDestination {
-  return pino.destination({ dest: fd, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+  // minLength 1: SonicBoom writes each batch at once, and its flush(cb) waits for the write in flight.
+  const sonic = pino.destination({ dest: fd, sync: false, minLength: 1 });
+  let parts: string[] = [];
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const handOver = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!parts.length) return;
+    const batch = parts.length === 1 ? parts[0]! : parts.join('');
+    parts = [];
+    bytes = 0;
+    sonic.write(batch);
+  };
+  const destination: JsonLogDestination = {
+    write(line) {
+      parts.push(line);
+      bytes += line.length;
+      if (bytes >= LOG_BUFFER_BYTES) handOver();
+      else if (!timer) timer = setTimeout(handOver, LOG_FLUSH_MS).unref();
+      return true;
+    },
+    flush(cb) {
+      handOver();
+      sonic.flush(cb);
+    },
+    flushSync() {
+      if ((sonic as { destroyed?: boolean }).destroyed) return;
+      handOver();
+      sonic.flushSync();
+    },
+  };
+  atExit.add(new WeakRef(destination));
+  if (atExit.size === 1) process.on('exit', flushAllSync);
+  return destination;
+}
+
+/** The destinations to empty when the process exits (weakly held: a logger that is gone has nothing to write). */
+const atExit = new Set<WeakRef<JsonLogDestination>>();
+
+function flushAllSync(): void {
+  for (const ref of atExit) {
+    try {
+      ref.deref()?.flushSync();
+    } catch {
+      // Nowhere left to say that the log could not be written.
+    }
+  }
 }
 
 /** How long a shutdown waits for buffered lines to be written (a reader that stopped reading must not hold it up). */
