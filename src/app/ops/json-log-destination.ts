@@ -1,7 +1,7 @@
 import pino from 'pino';
 
 /** Bytes of log lines kept in memory before they are handed to the writer: under load, one write per batch, not per line. */
-export const LOG_BUFFER_BYTES = 16 * 1024;
+export const LOG_BUFFER_BYTES = 64 * 1024;
 /** How long a line may wait in the buffer when traffic is light (a person tailing the log still sees it promptly). */
 export const LOG_FLUSH_MS = 100;
 
