@@ -16,34 +16,40 @@ export interface JsonLogDestination {
 
 /**
  * Where JSON log lines go (stdout unless `fd` says otherwise), written asynchronously and buffered:
- * lines are collected into one string of up to {@link LOG_BUFFER_BYTES} (or {@link LOG_FLUSH_MS} of
- * lines) and handed to pino's asynchronous destination (SonicBoom, `sync: false`), which writes them
- * off the request path. One flat string per batch, not a line at a time: SonicBoom's own buffer
- * (`minLength`) appends each line to a growing string, which measured dearer than a write(2) per line.
+ * each line is encoded straight into a buffer of {@link LOG_BUFFER_BYTES}, which is handed to pino's
+ * asynchronous destination (SonicBoom, `sync: false`) when full or after {@link LOG_FLUSH_MS}, and
+ * written off the request path. Not SonicBoom's own buffer (`minLength`): it appends each line to a
+ * growing string, encoded again for every write, which measured dearer than a write(2) per line.
  * Buffered lines are written when the process exits, by process.exit or an uncaught error, and
  * on the server's close path ({@link flushLog}). A SIGKILL loses what is still buffered.
  */
 export function jsonLogDestination(fd = 1): JsonLogDestination {
   // minLength 1: SonicBoom writes each batch at once, and its flush(cb) waits for the write in flight.
-  const sonic = pino.destination({ dest: fd, sync: false, minLength: 1 });
-  let parts: string[] = [];
-  let bytes = 0;
+  const sonic = pino.destination({ dest: fd, sync: false, minLength: 1, contentMode: 'buffer' });
+  let batch = Buffer.allocUnsafe(LOG_BUFFER_BYTES);
+  let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const handOver = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!parts.length) return;
-    const batch = parts.length === 1 ? parts[0]! : parts.join('');
-    parts = [];
-    bytes = 0;
-    sonic.write(batch);
+    if (!used) return;
+    // The writer owns these bytes until they are written: the next lines go to a new buffer.
+    sonic.write(batch.subarray(0, used) as unknown as string);
+    batch = Buffer.allocUnsafe(LOG_BUFFER_BYTES);
+    used = 0;
   };
   const destination: JsonLogDestination = {
     write(line) {
-      parts.push(line);
-      bytes += line.length;
-      if (bytes >= LOG_BUFFER_BYTES) handOver();
-      else if (!timer) timer = setTimeout(handOver, LOG_FLUSH_MS).unref();
+      // At most 3 bytes of UTF-8 per UTF-16 unit: a line that might not fit starts a new batch.
+      if (used + line.length * 3 > LOG_BUFFER_BYTES) {
+        handOver();
+        if (line.length * 3 > LOG_BUFFER_BYTES) {
+          sonic.write(Buffer.from(line) as unknown as string);
+          return true;
+        }
+      }
+      used += batch.write(line, used);
+      if (!timer) timer = setTimeout(handOver, LOG_FLUSH_MS).unref();
       return true;
     },
     flush(cb) {
