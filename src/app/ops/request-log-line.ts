@@ -3,6 +3,8 @@ import pino from 'pino';
 import { loggableUrl } from './loggable-url.js';
 
 const { chindingsSym, streamSym, timeSym } = pino.symbols;
+/** What JSON.stringify writes otherwise than as is: quotes, backslashes, control characters and (unpaired) surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 
 /**
@@ -29,8 +31,8 @@ export function logRequest(request: FastifyRequest, status: number, ms: number):
     request.log.info({ method: request.method, url, status, ms: rounded }, `${request.method} ${url} ${status} ${rounded}ms`);
     return;
   }
-  // The method is an HTTP token (no character JSON escapes); the URL is escaped once and used in both fields.
-  const escaped = JSON.stringify(url).slice(1, -1);
+  // The method is an HTTP token (no character JSON escapes); the URL is escaped once, if at all, and used in both fields.
+  const escaped = NEEDS_ESCAPE.test(url) ? JSON.stringify(url).slice(1, -1) : url;
   const method = request.method;
   stream.write!(`{"level":30${time()}${chindings},"method":"${method}","url":"${escaped}","status":${status},"ms":${rounded},"msg":"${method} ${escaped} ${status} ${rounded}ms"}\n`);
 }
