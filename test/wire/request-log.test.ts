@@ -131,3 +131,31 @@ test('to a pipe its reader stops reading for a while: no request line is lost or
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
   }
 });
+
+test('serve --workers 2 to one pipe its reader pauses: the workers\' lines never cut into each other', { timeout: 180_000 }, async () => {
+  const { args } = setUp();
+  const server = serve([...args, '--workers', '2'], 'pipe');
+  let out = '';
+  server.child.stdout!.on('data', (d) => (out += d));
+  server.child.stderr!.on('data', (d) => (out += d));
+  try {
+    const url = `http://127.0.0.1:${await port(() => out, server.exited)}`;
+    server.child.stdout!.pause();
+    const total = 3000;
+    let next = 0;
+    // Each client its own connection, so both workers answer (node:cluster hands out connections in turn).
+    const client = async () => {
+      while (next < total) await (await fetch(`${url}/characters/${next++}?padding=${'y'.repeat(200)}`, { headers: { connection: 'close' } })).arrayBuffer();
+    };
+    await Promise.all(Array.from({ length: 8 }, client));
+    server.child.stdout!.resume();
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+    const lines = requestLines(out);
+    lines.forEach(assertComplete);
+    assert.equal(lines.length, total);
+    assert.equal(new Set(lines.map((l) => l.pid)).size, 2, 'both workers answered');
+  } finally {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  }
+});

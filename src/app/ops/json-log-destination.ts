@@ -1,9 +1,16 @@
+import cluster from 'node:cluster';
 import pino from 'pino';
 
 /** Bytes of log lines kept in memory before they are handed to the writer: under load, one write per batch, not per line. */
 export const LOG_BUFFER_BYTES = 64 * 1024;
 /** How long a line may wait in the buffer when traffic is light (a person tailing the log still sees it promptly). */
 export const LOG_FLUSH_MS = 100;
+
+/**
+ * Linux's PIPE_BUF: a write to a pipe of at most this many bytes is never interleaved with another
+ * process's. The workers of `serve --workers N` share one stdout, so each writes batches no larger.
+ */
+export const ATOMIC_WRITE_BYTES = 4096;
 
 /** A buffered JSON log destination: pino writes lines into it; the shutdown and crash paths empty it. */
 export interface JsonLogDestination {
@@ -23,10 +30,12 @@ export interface JsonLogDestination {
  * Buffered lines are written when the process exits, by process.exit or an uncaught error, and
  * on the server's close path ({@link flushLog}). A SIGKILL loses what is still buffered.
  */
-export function jsonLogDestination(fd = 1): JsonLogDestination {
-  // minLength 1: SonicBoom writes each batch at once, and its flush(cb) waits for the write in flight.
-  const sonic = pino.destination({ dest: fd, sync: false, minLength: 1, contentMode: 'buffer' });
-  let batch = Buffer.allocUnsafe(LOG_BUFFER_BYTES);
+export function jsonLogDestination(fd = 1, shared = cluster.isWorker): JsonLogDestination {
+  const size = shared ? ATOMIC_WRITE_BYTES : LOG_BUFFER_BYTES;
+  // minLength 1: SonicBoom writes each batch at once, and its flush(cb) waits for the write in flight;
+  // maxWrite: nor does it merge batches waiting behind one in flight into a larger write.
+  const sonic = pino.destination({ dest: fd, sync: false, minLength: 1, maxWrite: size, contentMode: 'buffer' });
+  let batch = Buffer.allocUnsafe(size);
   let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const handOver = () => {
@@ -35,15 +44,15 @@ export function jsonLogDestination(fd = 1): JsonLogDestination {
     if (!used) return;
     // The writer owns these bytes until they are written: the next lines go to a new buffer.
     sonic.write(batch.subarray(0, used) as unknown as string);
-    batch = Buffer.allocUnsafe(LOG_BUFFER_BYTES);
+    batch = Buffer.allocUnsafe(size);
     used = 0;
   };
   const destination: JsonLogDestination = {
     write(line) {
       // At most 3 bytes of UTF-8 per UTF-16 unit: a line that might not fit starts a new batch.
-      if (used + line.length * 3 > LOG_BUFFER_BYTES) {
+      if (used + line.length * 3 > size) {
         handOver();
-        if (line.length * 3 > LOG_BUFFER_BYTES) {
+        if (line.length * 3 > size) {
           sonic.write(Buffer.from(line) as unknown as string);
           return true;
         }
