@@ -23,10 +23,11 @@ export interface JsonLogDestination {
 
 /**
  * Where JSON log lines go (stdout unless `fd` says otherwise), written asynchronously and buffered:
- * each line is encoded straight into a buffer of {@link LOG_BUFFER_BYTES}, which is handed to pino's
+ * lines are collected into batches of {@link LOG_BUFFER_BYTES}, each encoded once and handed to pino's
  * asynchronous destination (SonicBoom, `sync: false`) when full or after {@link LOG_FLUSH_MS}, and
- * written off the request path. Not SonicBoom's own buffer (`minLength`): it appends each line to a
- * growing string, encoded again for every write, which measured dearer than a write(2) per line.
+ * written off the request path. Not SonicBoom's own buffer (`minLength`), which measured dearer than a
+ * write(2) per line (its strings are encoded again for each 4 KiB write, each crossing to the thread pool),
+ * nor encoding each line into a buffer (a native call per line) or joining an array of lines per batch.
  * Buffered lines are written when the process exits, by process.exit or an uncaught error, and
  * on the server's close path ({@link flushLog}). A SIGKILL loses what is still buffered.
  */
@@ -35,29 +36,22 @@ export function jsonLogDestination(fd = 1, shared = cluster.isWorker): JsonLogDe
   // minLength 1: SonicBoom writes each batch at once, and its flush(cb) waits for the write in flight;
   // maxWrite: nor does it merge batches waiting behind one in flight into a larger write.
   const sonic = pino.destination({ dest: fd, sync: false, minLength: 1, maxWrite: size, contentMode: 'buffer' });
-  let batch = Buffer.allocUnsafe(size);
-  let used = 0;
+  // Lines are appended to one string (V8 links them, nothing is copied) and encoded once per batch.
+  let pending = '';
   let timer: NodeJS.Timeout | undefined;
   const handOver = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!used) return;
-    // The writer owns these bytes until they are written: the next lines go to a new buffer.
-    sonic.write(batch.subarray(0, used) as unknown as string);
-    batch = Buffer.allocUnsafe(size);
-    used = 0;
+    if (!pending) return;
+    sonic.write(Buffer.from(pending) as unknown as string);
+    pending = '';
   };
+  // Shared: at most 3 bytes of UTF-8 per UTF-16 unit, so a batch never exceeds `size` bytes.
+  const units = shared ? Math.floor(size / 3) : size;
   const destination: JsonLogDestination = {
     write(line) {
-      // At most 3 bytes of UTF-8 per UTF-16 unit: a line that might not fit starts a new batch.
-      if (used + line.length * 3 > size) {
-        handOver();
-        if (line.length * 3 > size) {
-          sonic.write(Buffer.from(line) as unknown as string);
-          return true;
-        }
-      }
-      used += batch.write(line, used);
+      if (pending.length + line.length > units) handOver();
+      pending += line;
       if (!timer) timer = setTimeout(handOver, LOG_FLUSH_MS).unref();
       return true;
     },
