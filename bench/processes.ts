@@ -1,12 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A server the bench started in its own process group (so `--workers` children die with it). */
 export interface ServerProcess {
   name: string;
   url: string;
   child: ChildProcess;
-  /** Everything it wrote to stderr and stdout, last 8 KiB, for failure messages. */
+  /** The file its stdout and stderr go to (removed when it is stopped). */
+  logFile: string;
+  /** The last 8 KiB it wrote to stderr and stdout, for failure messages. */
   output(): string;
   stop(): Promise<void>;
 }
@@ -72,43 +77,74 @@ export interface StartOptions {
   readyTimeoutMs?: number;
 }
 
-/** Spawns a server in its own process group and resolves once it answers HTTP on 127.0.0.1. */
+/**
+ * Spawns a server in its own process group and resolves once it answers HTTP on 127.0.0.1. Its
+ * stdout and stderr go to a file, as a process manager collects them: a pipe the bench reads would
+ * put the bench's own event loop in the path of every log line the server writes.
+ */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
-  const child = spawn(options.command, options.args, {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const dir = mkdtempSync(join(tmpdir(), 'rw-bench-server-'));
+  const logFile = join(dir, 'output.log');
+  const fd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(options.command, options.args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
+  } finally {
+    // The child has its own copy of the descriptor.
+    closeSync(fd);
+  }
   running.add(child);
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-8192);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${options.port}`;
+  const output = () => tail(logFile, 8192);
   const server: ServerProcess = {
     name: options.name,
     url,
     child,
-    output: () => log,
+    logFile,
+    output,
     async stop() {
       signalGroup(child, 'SIGTERM');
       const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 3000);
       await exited;
       clearTimeout(timer);
       running.delete(child);
+      // A row's log can be hundreds of MB (a line per request); nothing reads it once the server is gone.
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   try {
     await waitReady(`${url}${options.readyPath ?? '/'}`, child, options.readyTimeoutMs ?? 20_000);
   } catch (err) {
+    const last = output().trim().split('\n').slice(-16).join('\n');
     await server.stop();
-    throw new Error(`${options.name} did not start: ${(err as Error).message}\n${log.trim().split('\n').slice(-16).join('\n')}`);
+    throw new Error(`${options.name} did not start: ${(err as Error).message}\n${last}`);
   }
   return server;
+}
+
+/** The last `bytes` of a file as text ('' once it is gone). */
+function tail(file: string, bytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const size = statSync(file).size;
+    const length = Math.min(bytes, size);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return buffer.toString();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

@@ -52,11 +52,17 @@ export interface RestwellOptions {
   /** Flags for node itself, before the script (`--cpu-prof …` to profile a missed target). */
   nodeArgs?: string[];
   name?: string;
-  /** Logs as a server started by hand does (LOG_LEVEL unset: info, one line per request), not warnings only. */
-  defaultLogging?: boolean;
+  /**
+   * LOG_LEVEL=warn: no request log. For servers that only set up data, and for the "logging off"
+   * rows that measure what the request log costs; every other row runs at the default settings.
+   */
+  quietLogs?: boolean;
 }
 
-/** The built Restwell CLI: `node bin/restwell.js serve --port P --db DB --config FILE` on 127.0.0.1. */
+/**
+ * The built Restwell CLI: `node bin/restwell.js serve --port P --db DB --config FILE` on 127.0.0.1,
+ * at its default settings as a user runs it (a JSON line per request at info, to a file: see startServer).
+ */
 export async function startRestwell(options: RestwellOptions): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
@@ -64,8 +70,8 @@ export async function startRestwell(options: RestwellOptions): Promise<ServerPro
     command: process.execPath,
     args: [...(options.nodeArgs ?? []), RESTWELL_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', options.db, '--config', options.config, ...(options.args ?? [])],
     cwd: ROOT,
-    // Start-up lines only; request logging is off in Restwell and json-server runs --quiet.
-    env: { LOG_LEVEL: options.defaultLogging ? '' : 'warn' },
+    // Empty: whatever the shell running the bench sets, the server's own defaults apply.
+    env: { LOG_LEVEL: options.quietLogs ? 'warn' : '', LOG_FORMAT: '' },
     port,
   });
 }

@@ -2,7 +2,7 @@
 // list-measure.mjs): their options, starting the servers they measure, reading a process's CPU and
 // running wrk. Each script keeps what it measures and how it prints it.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -60,12 +60,20 @@ process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('
 /**
  * Starts `node argv…` in `cwd` and resolves once `http://127.0.0.1:<port><probe>` answers (any
  * status): `{ name, child, url }`. Throws if the process exits first or nothing answers in 20 s.
+ * With `logFile`, the server runs at its default log settings (LOG_LEVEL unset: a line per request)
+ * and its stdout and stderr go to that file, as a process manager collects them; without, at
+ * LOG_LEVEL=warn with stdout discarded.
  * @param {string} name
  * @param {string[]} argv
- * @param {{ port: number, cwd?: string, probe?: string }} where
+ * @param {{ port: number, cwd?: string, probe?: string, logFile?: string }} where
  */
-export async function start(name, argv, { port, cwd = root, probe = '/' }) {
-  const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+export async function start(name, argv, { port, cwd = root, probe = '/', logFile }) {
+  const { LOG_LEVEL, LOG_FORMAT, ...env } = process.env;
+  const out = logFile ? openSync(logFile, 'a') : 'ignore';
+  const stdio = logFile ? ['ignore', out, out] : ['ignore', 'ignore', 'inherit'];
+  const child = spawn(process.execPath, argv, { cwd, stdio, env: logFile ? env : { ...env, LOG_LEVEL: 'warn' } });
+  // The child has its own copy of the descriptor.
+  if (typeof out === 'number') closeSync(out);
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 400; i++) {
@@ -85,12 +93,12 @@ export async function start(name, argv, { port, cwd = root, probe = '/' }) {
  * Starts `bin/restwell.js serve` of the build in `cwd` (see `start`); with `profileDir`, under
  * node --cpu-prof, the profile written to `<profileDir>/<name>.cpuprofile` when the server exits.
  * @param {string} name
- * @param {{ port: number, config: string, db: string, cwd?: string, probe?: string, profileDir?: string, nodeArgs?: string[] }} options
+ * @param {{ port: number, config: string, db: string, cwd?: string, probe?: string, profileDir?: string, nodeArgs?: string[], logFile?: string }} options
  */
-export function startRestwell(name, { port, config, db, cwd = root, probe, profileDir, nodeArgs = [] }) {
+export function startRestwell(name, { port, config, db, cwd = root, probe, profileDir, nodeArgs = [], logFile }) {
   const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
   const argv = [...nodeArgs, ...prof, 'bin/restwell.js', 'serve', '--config', config, '--port', String(port), '--host', '127.0.0.1', '--db', db];
-  return start(name, argv, { port, cwd, probe });
+  return start(name, argv, { port, cwd, probe, logFile });
 }
 
 /**

@@ -5,6 +5,9 @@
 //   npm run build && node bench/profile/measure.mjs [--rounds 3] [--seconds 10] [--only raw,fastify,anon,key,jwt,rawpost,post]
 //   node bench/profile/measure.mjs --profile DIR --only anon   # Restwell under node --cpu-prof, profiles in DIR
 //   node bench/profile/measure.mjs --base /tmp/rw-base          # also a built checkout of another commit, same rounds
+//   node bench/profile/measure.mjs --logs both --only raw,anon   # the request log's cost: default settings vs LOG_LEVEL=warn
+//     (--logs on, the default: Restwell at its default settings, a JSON line per request to a file in
+//      /tmp/rw-profile-<pid>, as a process manager collects stdout; off: LOG_LEVEL=warn; both: each, as its own server)
 //     (make one: git archive <commit> | tar -x -C DIR; ln -s $PWD/node_modules DIR/; (cd DIR && npx tsc -p tsconfig.build.json))
 //
 // Prints one line per run and then the medians, with the ratio to raw node:http.
@@ -17,10 +20,14 @@ const seconds = Number(opt('seconds', 10));
 const only = opt('only', 'raw,fastify,anon,key,jwt,rawpost,post').split(',');
 const profileDir = opt('profile', undefined);
 const baseRoot = opt('base', undefined);
-const work = freshDir('/tmp/rw-profile');
+const logs = opt('logs', 'on');
+// Its own folder and ports (--ports BASE, default 18080): others may be measuring on the same machine.
+const work = freshDir(`/tmp/rw-profile-${process.pid}`);
+const ports = Number(opt('ports', 18080));
 
 const config = (name, read) => writeCharactersConfig(join(work, `${name}.json`), read);
-const restwell = (name, cfg, db, port, cwd = root) => startRestwell(name, { port, config: cfg, db, cwd, profileDir, probe: '/characters/1' });
+const restwell = (name, cfg, db, port, cwd = root, logged = true) =>
+  startRestwell(name, { port, config: cfg, db, cwd, profileDir, probe: '/characters/1', logFile: logged ? join(work, `${name}.log`) : undefined });
 
 function cli(argv) {
   return execFileSync(process.execPath, ['bin/restwell.js', ...argv], { cwd: root, encoding: 'utf8' });
@@ -37,41 +44,48 @@ async function jwtFor(url, cfg, db) {
 
 const servers = {};
 const scenarios = [];
-if (only.includes('raw') || only.includes('rawpost')) servers.raw = await start('raw', ['bench/raw-http-server.mjs', '18081'], { port: 18081, probe: '/characters/1' });
-if (only.includes('fastify')) servers.fastify = await start('fastify', ['bench/profile/bare-fastify.mjs', '18082'], { port: 18082, probe: '/characters/1' });
-if (only.includes('anon') || only.includes('post')) {
-  const db = join(work, 'public.db');
-  servers.anon = await restwell('restwell-public', config('public', 'public'), db, 18080);
-  await seedCharacters(servers.anon.url, 1000);
-}
-if (baseRoot && (only.includes('anon') || only.includes('post'))) {
-  servers.baseAnon = await restwell('base-public', config('public', 'public'), join(work, 'base-public.db'), 18084, baseRoot);
-  await seedCharacters(servers.baseAnon.url, 1000);
-}
-if (only.includes('key') || only.includes('jwt')) {
-  const cfg = config('protected', ['characters:read']);
-  const db = join(work, 'protected.db');
-  servers.prot = await restwell('restwell-protected', cfg, db, 18083);
-  await seedCharacters(servers.prot.url, 1000);
-  if (only.includes('key')) servers.key = cli(['keys', 'create', '--name', 'bench', '--scopes', 'characters:read', '--db', db, '--config', cfg]).trim().split(/\s+/).find((w) => w.startsWith('rw_'));
-  if (only.includes('jwt')) servers.jwt = await jwtFor(servers.prot.url, cfg, db);
-  // The base build serves the same database (same keys and clients) on its own port, never at the same time as load on the other.
-  if (baseRoot) servers.baseProt = await restwell('base-protected', cfg, db, 18085, baseRoot);
-  // A token names the issuer URL it was minted at (host and port), so the base build gets its own.
-  if (baseRoot && only.includes('jwt')) servers.baseJwt = await jwtFor(servers.baseProt.url, cfg, db);
+if (only.includes('raw') || only.includes('rawpost')) servers.raw = await start('raw', ['bench/raw-http-server.mjs', String(ports + 1)], { port: ports + 1, probe: '/characters/1' });
+if (only.includes('fastify')) servers.fastify = await start('fastify', ['bench/profile/bare-fastify.mjs', String(ports + 2)], { port: ports + 2, probe: '/characters/1' });
+// Each build (this checkout, --base) at each log setting asked for is its own pair of servers.
+const variants = [
+  ...(logs === 'off' ? [] : [{ label: 'restwell', cwd: root, logged: true }]),
+  ...(logs === 'on' ? [] : [{ label: logs === 'both' ? 'restwell nolog' : 'restwell', cwd: root, logged: false }]),
+  ...(baseRoot ? [{ label: 'base', cwd: baseRoot, logged: logs !== 'off' }] : []),
+];
+let port = ports + 4;
+const builds = [];
+for (const v of variants) {
+  const tag = v.label.replace(/ /g, '-');
+  const build = { label: v.label };
+  if (only.includes('anon') || only.includes('post')) {
+    build.anon = await restwell(`${tag}-public`, config('public', 'public'), join(work, `${tag}-public.db`), v.label === 'restwell' ? ports : port++, v.cwd, v.logged);
+    await seedCharacters(build.anon.url, 1000);
+  }
+  if (only.includes('key') || only.includes('jwt')) {
+    const cfg = config('protected', ['characters:read']);
+    const db = join(work, 'protected.db');
+    // Every build serves the same database (same keys and clients) on its own port, never under load at the same time.
+    build.prot = await restwell(`${tag}-protected`, cfg, db, v.label === 'restwell' ? ports + 3 : port++, v.cwd, v.logged);
+    if (!builds.length) await seedCharacters(build.prot.url, 1000);
+    if (only.includes('key')) servers.key ??= cli(['keys', 'create', '--name', 'bench', '--scopes', 'characters:read', '--db', db, '--config', cfg]).trim().split(/\s+/).find((w) => w.startsWith('rw_'));
+    // A token names the issuer URL it was minted at (host and port), so each server gets its own.
+    if (only.includes('jwt')) build.jwt = await jwtFor(build.prot.url, cfg, db);
+  }
+  builds.push(build);
+  servers[`${tag}-anon`] = build.anon;
+  servers[`${tag}-prot`] = build.prot;
 }
 const get = (s) => [`${s.url}/characters/1`, []];
 if (only.includes('raw')) scenarios.push({ name: 'raw GET', server: servers.raw, req: get(servers.raw) });
 if (only.includes('fastify')) scenarios.push({ name: 'fastify GET', server: servers.fastify, req: get(servers.fastify) });
-const builds = [['restwell', servers.anon, servers.prot, servers.jwt], ...(baseRoot ? [['base', servers.baseAnon, servers.baseProt, servers.baseJwt]] : [])];
-for (const [label, anon, prot, jwt] of builds) {
+for (const { label, anon, prot, jwt } of builds) {
   if (only.includes('anon')) scenarios.push({ name: `${label} GET`, server: anon, req: get(anon) });
   if (only.includes('key')) scenarios.push({ name: `${label} GET key`, server: prot, req: [`${prot.url}/characters/1`, ['-H', `Authorization: Bearer ${servers.key}`]] });
   if (only.includes('jwt')) scenarios.push({ name: `${label} GET jwt`, server: prot, req: [`${prot.url}/characters/1`, ['-H', `Authorization: Bearer ${jwt}`]] });
 }
 const post = ['-s', join(root, 'bench/profile/post.lua')];
 if (only.includes('rawpost')) scenarios.push({ name: 'raw POST', server: servers.raw, req: [`${servers.raw.url}/characters`, post] });
-for (const [label, anon] of builds) if (only.includes('post')) scenarios.push({ name: `${label} POST`, server: anon, req: [`${anon.url}/characters`, post] });
+for (const { label, anon } of builds) if (only.includes('post')) scenarios.push({ name: `${label} POST`, server: anon, req: [`${anon.url}/characters`, post] });
 
 // A short warm-up of each, so the JIT has settled before anything is counted.
 for (const s of scenarios) wrk(s.req[0], { seconds: 2, args: s.req[1] });
@@ -83,7 +97,7 @@ for (let r = 1; r <= rounds; r++) {
     const cpu = cpuMs(s.server.child.pid).all - before;
     const perK = (cpu / w.total) * 1000;
     results.get(s.name).push({ ...w, perK });
-    console.log(`round ${r} ${s.name.padEnd(18)} ${w.rps.toFixed(0).padStart(7)} req/s  p99 ${w.p99}  cpu ${perK.toFixed(1)} ms/1k req${w.non2xx ? `  NON-2XX ${w.non2xx}` : ''}`);
+    console.log(`round ${r} ${s.name.padEnd(24)} ${w.rps.toFixed(0).padStart(7)} req/s  p99 ${w.p99}  cpu ${perK.toFixed(1)} ms/1k req${w.non2xx ? `  NON-2XX ${w.non2xx}` : ''}`);
   }
 }
 const rawGet = results.get('raw GET') && median(results.get('raw GET').map((x) => x.rps));
@@ -92,6 +106,6 @@ console.log(`\nmedians of ${rounds} rounds, wrk -t1 -c32 -d${seconds}s, ${new Da
 for (const [name, xs] of results) {
   const rps = median(xs.map((x) => x.rps));
   const ref = name.includes('POST') ? rawPost : rawGet;
-  console.log(`${name.padEnd(18)} ${rps.toFixed(0).padStart(7)} req/s  ${ref ? `${(rps / ref).toFixed(2)}x raw` : ''}  cpu ${median(xs.map((x) => x.perK)).toFixed(1)} ms/1k req`);
+  console.log(`${name.padEnd(24)} ${rps.toFixed(0).padStart(7)} req/s  ${ref ? `${(rps / ref).toFixed(2)}x raw` : ''}  cpu ${median(xs.map((x) => x.perK)).toFixed(1)} ms/1k req`);
 }
 await stop(Object.values(servers).filter((s) => s?.child));

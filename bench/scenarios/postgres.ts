@@ -49,7 +49,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
 
   let rw;
   try {
-    rw = await startRestwell({ db: url.toString(), config, name: server, defaultLogging: true });
+    rw = await startRestwell({ db: url.toString(), config, name: server });
   } catch (err) {
     await dropSchema(schema);
     return na(`n/a (not built: ${reason(err)})`);
@@ -61,7 +61,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
     return [
       await runRow(ctx, {
         ...{ group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), skipIfPreflightFails: true },
-        restart: (nodeArgs) => startRestwell({ db: url.toString(), config, name: server, nodeArgs, defaultLogging: true }),
+        restart: (nodeArgs) => startRestwell({ db: url.toString(), config, name: server, nodeArgs }),
       }),
       await pgbenchRow(ctx, schema),
       await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), skipIfPreflightFails: true }),

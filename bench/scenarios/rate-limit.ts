@@ -41,7 +41,7 @@ export async function rateLimitRows(ctx: BenchContext): Promise<Row[]> {
   try {
     const seedConfig = writeRestwellConfig(join(ctx.work, 'rate-limit-seed.config.json'), {}, { ...PROTECTED_CHARACTERS, access: { read: 'public', write: 'public' } });
     const { small } = ctx.settings.sizes;
-    await withServer(startRestwell({ db, config: seedConfig, name: 'seed' }), (rw) => seedOverHttp(rw.url, small));
+    await withServer(startRestwell({ db, config: seedConfig, name: 'seed', quietLogs: true }), (rw) => seedOverHttp(rw.url, small));
     ctx.progress(`seeded ${small} characters into PostgreSQL schema ${schema} for the rate-limit rows`);
     const created = await restwellCli(['keys', 'create', '--name', 'bench', '--scopes', '*', '--db', db]);
     const key = (created.stdout.match(/\brw_[A-Za-z0-9_-]+/g) ?? []).sort((a, b) => b.length - a.length)[0];

@@ -8,7 +8,8 @@ import { startRestwell, withServer } from '../servers.js';
 /**
  * Restwell on SQLite: reads and POST at 1k rows, POST at 100k, and at 1M the filtered sorted page
  * (measured first, on exactly 1M rows: a new URL each request, then the fixed URL) and POST. Each
- * size is its own freshly seeded database.
+ * size is its own freshly seeded database. At 1k rows, GET by id and POST are measured again with
+ * logging off (LOG_LEVEL=warn), beside the rows at default settings: what the request log costs.
  */
 export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
   const { small, medium, large } = ctx.settings.sizes;
@@ -21,6 +22,11 @@ export async function restwellRows(ctx: BenchContext): Promise<Row[]> {
     rows.push(await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), restart: restart1k }));
     rows.push(await runRow(ctx, { group: GROUPS.list.id, scenario: GROUPS.list.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: sortedPage('restwell'), check: pageCheck('restwell') }));
     rows.push(await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), restart: restart1k }));
+  });
+  const quiet = SERVERS.restwellQuiet;
+  await withServer(startRestwell({ ...db1k, name: quiet, quietLogs: true }), async (rw) => {
+    rows.push(await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server: quiet, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), pair: true }));
+    rows.push(await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server: quiet, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), pair: true }));
   });
 
   const db100k = await seededDatabase(ctx, 'restwell-100k', medium);

@@ -9,6 +9,7 @@ import type { Store, SyncReport } from '../store/store.js';
 import type { CompileOptions } from '../webhooks/inbound/sources.js';
 import { resolveSecretKey } from '../webhooks/outbound/secret-key.js';
 import { opsState } from './ops/ops-state.js';
+import { flushLog } from './ops/json-log-destination.js';
 
 /** How often, while draining, connections that have gone idle (their last response sent) are closed. */
 const IDLE_SWEEP_MS = 50;
@@ -42,11 +43,12 @@ export interface RestwellServer {
   context: AppContext;
   store: Store;
   sync: SyncReport;
+  /** Stops the app and the store, and writes out the log lines still buffered. */
   close(): Promise<void>;
   /**
    * Graceful stop: `/readyz` turns 503 and new requests are refused, the listener closes, event
    * streams end, requests under way finish (their connections are cut after `drainMs`, default
-   * `server.drainTimeout`), the webhook workers stop, and the store closes. Resolves whether
+   * `server.drainTimeout`), the webhook workers stop, the store closes and buffered log lines are written. Resolves whether
    * connections had to be cut because requests were still under way at the deadline.
    */
   shutdown(drainMs?: number): Promise<{ forced: boolean }>;
@@ -75,12 +77,14 @@ export async function createServer(config: RestwellConfig, options: AppOptions &
         await app.close();
         await shared?.close();
         await store.close();
+        await flushLog(app.log);
       },
       async shutdown(drainMs = config.server.drainTimeoutMs) {
         opsState(ctx).draining = true;
         const forced = await drain(app, drainMs);
         await shared?.close();
         await store.close();
+        await flushLog(app.log);
         return { forced };
       },
     };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RestwellConfig } from '../config/types.js';
 import { loadConfig } from '../config/load.js';
 import { createServer, type RestwellServer } from '../app/server.js';
+import { flushLog } from '../app/ops/json-log-destination.js';
 import { StoreRefusedError, StoreUnavailableError } from '../store/errors.js';
 import { listenFailure } from './startup-error.js';
 import { isWorker, superviseWorkers } from './workers.js';
@@ -15,6 +16,7 @@ import type { ResourceDefinition } from '../core/resource.js';
 import { openLocalWrites } from './open-local-writes.js';
 import { LOOPBACK_ORIGINS } from '../http/cors.js';
 import { allowLocalWebhooks } from './hooks-local-delivery.js';
+import { loggerFromEnv, prettyLogs, type LoggerSettings } from '../app/ops/logger-from-env.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -65,7 +67,8 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
   if (!isWorker()) await checkPort(config.server.port, config.server.host);
   const workers = options.workers ?? 1;
   if (workers > 1 && !isWorker()) return supervise(config, workers, options.dbWait, options.config, notice);
-  const server = await startServer(config, options.dbWait);
+  const logger = loggerFromEnv();
+  const server = await startServer(config, options.dbWait, logger);
   const { app } = server;
   if (!isWorker()) {
     for (const line of server.sync.applied) app.log.info(`schema: ${line}`);
@@ -79,7 +82,12 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
     await server.close().catch(() => undefined);
     throw listenFailure(err, config.server.port, config.server.host);
   }
-  if (!isWorker()) banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config, notice);
+  if (!isWorker()) {
+    // A JSON banner joins the log's own buffered lines (after the schema lines, never between two writes of them), written at once.
+    const out = prettyLogs() ? process.stdout : logger.stream;
+    banner(config, [...app.restwell.resources.values()], (app.server.address() as { port: number }).port, 1, options.config, notice, out);
+    void flushLog(app.log);
+  }
   stopOnSignals(server);
 }
 
@@ -101,9 +109,11 @@ function stopOnSignals(server: RestwellServer): void {
       const { forced } = await server.shutdown();
       if (forced) app.log.warn('requests still under way at the drain timeout (server.drainTimeout) were cut off');
       app.log.info('stopped');
+      await flushLog(app.log);
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');
+      await flushLog(app.log);
       process.exit(1);
     }
   };
@@ -147,11 +157,11 @@ async function supervise(config: RestwellConfig, workers: number, dbWait?: numbe
  * wait but 0 retries at least once, however long the first attempt took (a slow or loaded machine
  * must not turn `--db-wait 1` into no retry at all); the last wait is cut to what is left.
  */
-export async function startServer(config: RestwellConfig, waitSeconds = 30): Promise<RestwellServer> {
+export async function startServer(config: RestwellConfig, waitSeconds = 30, logger?: LoggerSettings): Promise<RestwellServer> {
   const giveUpAt = Date.now() + waitSeconds * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await createServer(config);
+      return await createServer(config, logger ? { logger } : {});
     } catch (err) {
       // A refusal for good (no such database, wrong password) is reported at once: waiting cannot fix it.
       if (!(err instanceof StoreUnavailableError) || err instanceof StoreRefusedError) throw err;
@@ -175,8 +185,8 @@ export async function startServer(config: RestwellConfig, waitSeconds = 30): Pro
  * otherwise) and, on stderr, a warning when it listens beyond loopback while anyone can write
  * without a token (see auth/exposure.ts).
  */
-function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string, notice?: string): void {
-  printBanner({ config, resources, port, workers, configFile, ...(notice ? { notice } : {}) });
+function banner(config: RestwellConfig, resources: ResourceDefinition[], port: number, workers = 1, configFile?: string, notice?: string, out?: NodeJS.WritableStream | LoggerSettings['stream']): void {
+  printBanner({ config, resources, port, workers, configFile, ...(notice ? { notice } : {}) }, process.env, process.stdout.isTTY === true, (out ?? process.stdout) as NodeJS.WritableStream);
   const warning = exposureWarning(config.server.host, resources, config.webhooks.sources);
   if (warning) process.stderr.write(`restwell: ${warning}\n`);
 }

@@ -10,7 +10,7 @@ import { opsState } from '../../src/app/ops/ops-state.js';
 import { createServer as createHttpServer } from 'node:http';
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { loggerFromEnv } from '../../src/app/ops/logger-from-env.js';
+import { loggerFromEnv, prettyLogs } from '../../src/app/ops/logger-from-env.js';
 import { loggableUrl } from '../../src/app/ops/loggable-url.js';
 import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
 import { eventually } from './webhooks-support.js';
@@ -292,10 +292,15 @@ describe('outbound webhook attempts in the metrics', () => {
 
 describe('log format from the environment', () => {
   test('pretty in a terminal, JSON lines in a pipe, in production or when LOG_FORMAT=json; LOG_LEVEL sets the level', () => {
-    assert.ok(loggerFromEnv({}, true).stream, 'a terminal gets pretty lines');
-    assert.equal(loggerFromEnv({}, false).stream, undefined);
-    assert.equal(loggerFromEnv({ NODE_ENV: 'production' }, true).stream, undefined);
-    assert.equal(loggerFromEnv({ LOG_FORMAT: 'json' }, true).stream, undefined);
+    assert.ok(prettyLogs({}, true), 'a terminal gets pretty lines');
+    assert.ok(!prettyLogs({}, false));
+    assert.ok(!prettyLogs({ NODE_ENV: 'production' }, true));
+    assert.ok(!prettyLogs({ LOG_FORMAT: 'json' }, true));
+    assert.ok(prettyLogs({ LOG_FORMAT: 'pretty' }, false));
+    // JSON lines go through the buffered destination, which the shutdown and exit paths empty.
+    const json = loggerFromEnv({}, false).stream as { flush?: unknown; flushSync?: unknown } | undefined;
+    assert.equal(typeof json?.flush, 'function');
+    assert.equal(typeof json?.flushSync, 'function');
     assert.ok(loggerFromEnv({ LOG_FORMAT: 'pretty' }, false).stream);
     assert.equal(loggerFromEnv({ LOG_LEVEL: 'debug' }, false).level, 'debug');
     assert.equal(loggerFromEnv({}, false).level, 'info');

@@ -1,7 +1,8 @@
 import type { DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
+import { jsonLogDestination } from './json-log-destination.js';
 
-/** What the app's logger is given: a level, and where lines go (stdout when absent). */
+/** What the app's logger is given: a level, and where lines go (stdout, written synchronously, when absent). */
 export interface LoggerSettings {
   level: string;
   stream?: DestinationStream;
@@ -10,11 +11,12 @@ export interface LoggerSettings {
 /**
  * The logger a server gets from its environment: `LOG_LEVEL` (default info); `LOG_FORMAT=json`
  * or `pretty`, else pretty and coloured in a terminal unless NODE_ENV=production, and JSON lines
- * (one object per line, for log shippers) everywhere else.
+ * (one object per line, for log shippers) everywhere else, written asynchronously through a buffer
+ * (jsonLogDestination: flushed on shutdown and when the process exits, a crash included).
  */
 export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): LoggerSettings {
   const level = env.LOG_LEVEL || 'info';
-  if (!prettyLogs(env, terminal)) return { level };
+  if (!prettyLogs(env, terminal)) return { level, stream: jsonLogDestination() };
   return {
     level,
     // Synchronous, in this thread: a terminal is for a person watching, not for throughput.

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { inboundOutcome, UNMATCHED_ROUTE, type AppMetrics } from './app-metrics.js';
 import { opsState } from './ops-state.js';
 import { registerOutboxMetrics } from './outbox-metrics.js';
-import { loggableUrl } from './loggable-url.js';
+import { logRequest } from './request-log-line.js';
 import { registerStreamMetrics } from './stream-metrics.js';
 import { registerStorageMetrics, storageMeasures } from './storage-metrics.js';
 import { routeGroup } from './history-reading.js';
@@ -97,11 +97,7 @@ function responseHook(route: string, metrics: AppMetrics | undefined, logRequest
     const ms = reply.elapsedTime;
     if (record) record(request.method, status, ms / 1000);
     if (inbound) countInbound(inbound, metrics!, request, status, ms / 1000);
-    if (logRequests) {
-      const url = loggableUrl(request.url);
-      const rounded = Math.round(ms * 10) / 10;
-      request.log.info({ method: request.method, url, status, ms: rounded }, `${request.method} ${url} ${status} ${rounded}ms`);
-    }
+    if (logRequests) logRequest(request, status, ms);
     done();
   };
   return Object.assign(hook, { [OPS_HOOK]: true });

@@ -74,6 +74,8 @@ export function translateJsonServer(resource: ResourceDefinition, raw: Raw, reso
  * and `_embed` translated. Other parameters of a read are ignored, as before.
  */
 export function readExpandValues(resource: ResourceDefinition, raw: Raw, resources: ReadonlyMap<string, ResourceDefinition>): string[] {
+  // Most reads have none of the three: no arrays are made for them.
+  if (raw.expand === undefined && raw._expand === undefined && raw._embed === undefined) return [];
   const values = [raw.expand ?? []].flat();
   for (const key of ['_expand', '_embed'] as const) for (const v of [raw[key] ?? []].flat()) values.push(expandOf(key, resource, v, resources));
   return values;
