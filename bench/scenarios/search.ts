@@ -50,7 +50,7 @@ export async function searchRows(ctx: BenchContext): Promise<Row[]> {
   const { large } = ctx.settings.sizes;
   const rows: Row[] = [];
   const db = await seededDatabase(ctx, 'search-1m', large);
-  await withServer(startRestwell({ ...db, defaultLogging: true }), async (rw) => {
+  await withServer(startRestwell({ ...db }), async (rw) => {
     rows.push(await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server: SERVERS.restwell, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck }));
   });
   rows.push(...(await postgresSearchRows(ctx, large)));
@@ -73,10 +73,10 @@ async function postgresSearchRows(ctx: BenchContext, count: number): Promise<Row
   }
   try {
     // The first start syncs the schema; the rows are loaded while no server runs.
-    await (await startRestwell({ db: url.toString(), config, name: server, defaultLogging: true })).stop();
+    await (await startRestwell({ db: url.toString(), config, name: server })).stop();
     const seconds = await seedPostgres(admin, schema, count);
     ctx.progress(`seeded ${count.toLocaleString('en')} characters into PostgreSQL schema ${schema} in ${seconds.toFixed(1)} s`);
-    return await withServer(startRestwell({ db: url.toString(), config, name: server, defaultLogging: true }), async (rw) => [
+    return await withServer(startRestwell({ db: url.toString(), config, name: server }), async (rw) => [
       await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck }),
       await runRow(ctx, { group: GROUPS.filtered1mUncached.id, scenario: GROUPS.filtered1mUncached.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: uncachedFilteredPage(), check: pageCheck('restwell', 'C') }),
     ]);

@@ -67,7 +67,7 @@ function notRunRows(server: string, why: string): Row[] {
 async function engineRows(ctx: BenchContext, target: Target): Promise<Row[]> {
   const na = (why: string) => notRunRows(target.server, why);
   try {
-    return await withServer(startRestwell({ db: target.db, config: target.config, name: target.server, defaultLogging: true }), async (rw) => {
+    return await withServer(startRestwell({ db: target.db, config: target.config, name: target.server }), async (rw) => {
       await target.seed?.(rw.url);
       // Created after the server's start: on PostgreSQL the schema exists only once the server made it.
       const created = await restwellCli(['keys', 'create', '--name', 'bench-sse-load', '--scopes', 'events:read', '--db', target.db]);
