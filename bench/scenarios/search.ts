@@ -50,7 +50,7 @@ export async function searchRows(ctx: BenchContext): Promise<Row[]> {
   const { large } = ctx.settings.sizes;
   const rows: Row[] = [];
   const db = await seededDatabase(ctx, 'search-1m', large);
-  await withServer(startRestwell({ ...db }), async (rw) => {
+  await withServer(startRestwell(db), async (rw) => {
     rows.push(await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server: SERVERS.restwell, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck }));
   });
   rows.push(...(await postgresSearchRows(ctx, large)));
