@@ -1,7 +1,8 @@
 /**
  * Durations and sizes of one bench run. Full run: every row gets a 5 s warm-up that is thrown away and
  * a 10 s measured window at 32 connections (the connection count the filtered-page target names), each
- * a wrk run; with seeding, the memory row and the outbound section a full run takes 10-12 minutes
+ * a wrk run; with seeding, the memory row, the 1M-row search rows (PostgreSQL seeded too), the 'logging off' twins and the
+ * profiles of missed targets a full run takes about 30 minutes
  * (bench/README.md has the breakdown). POST rows warm up for only 2 s because every
  * warm-up write grows the collection the row is about. `BENCH_QUICK=1` is a smoke run: 1 s + 2 s.
  */
