@@ -104,20 +104,22 @@ test('to a file: the request lines logged before an uncaught error are written b
   }
 });
 
-test('to a pipe its reader stops reading for a while: no request line is lost or cut', { timeout: 120_000 }, async () => {
-  const { args } = setUp();
+/**
+ * Serves `args` with stdout to a pipe, pauses the pipe's reader while 8 clients send `total` GETs of
+ * `padding` extra URL characters (a full pipe must hold the writer up, not lose lines), then resumes
+ * it, stops the server with SIGTERM and returns the request lines, each checked complete.
+ */
+async function linesThroughPausedPipe(args: string[], total: number, padding: string, headers: Record<string, string> = {}) {
   const server = serve(args, 'pipe');
   let out = '';
   server.child.stdout!.on('data', (d) => (out += d));
   server.child.stderr!.on('data', (d) => (out += d));
   try {
     const url = `http://127.0.0.1:${await port(() => out, server.exited)}`;
-    // A full pipe (its buffer is 64 KiB; this is several times that) must hold the writer up, not lose lines.
     server.child.stdout!.pause();
-    const total = 2000;
     let next = 0;
     const client = async () => {
-      while (next < total) await (await fetch(`${url}/characters/${next++}?padding=${'x'.repeat(100)}`)).arrayBuffer();
+      while (next < total) await (await fetch(`${url}/characters/${next++}?padding=${padding}`, { headers })).arrayBuffer();
     };
     await Promise.all(Array.from({ length: 8 }, client));
     server.child.stdout!.resume();
@@ -126,36 +128,20 @@ test('to a pipe its reader stops reading for a while: no request line is lost or
     const lines = requestLines(out);
     lines.forEach(assertComplete);
     assert.equal(lines.length, total);
-    assert.equal(new Set(lines.map((l) => l.reqId)).size, total);
+    return lines;
   } finally {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
   }
+}
+
+test('to a pipe its reader stops reading for a while: no request line is lost or cut', { timeout: 120_000 }, async () => {
+  // The pipe's buffer is 64 KiB; 2,000 lines are several times that.
+  const lines = await linesThroughPausedPipe(setUp().args, 2000, 'x'.repeat(100));
+  assert.equal(new Set(lines.map((l) => l.reqId)).size, 2000);
 });
 
 test('serve --workers 2 to one pipe its reader pauses: the workers\' lines never cut into each other', { timeout: 180_000 }, async () => {
-  const { args } = setUp();
-  const server = serve([...args, '--workers', '2'], 'pipe');
-  let out = '';
-  server.child.stdout!.on('data', (d) => (out += d));
-  server.child.stderr!.on('data', (d) => (out += d));
-  try {
-    const url = `http://127.0.0.1:${await port(() => out, server.exited)}`;
-    server.child.stdout!.pause();
-    const total = 3000;
-    let next = 0;
-    // Each client its own connection, so both workers answer (node:cluster hands out connections in turn).
-    const client = async () => {
-      while (next < total) await (await fetch(`${url}/characters/${next++}?padding=${'y'.repeat(200)}`, { headers: { connection: 'close' } })).arrayBuffer();
-    };
-    await Promise.all(Array.from({ length: 8 }, client));
-    server.child.stdout!.resume();
-    server.child.kill('SIGTERM');
-    assert.equal(await server.exited, 0);
-    const lines = requestLines(out);
-    lines.forEach(assertComplete);
-    assert.equal(lines.length, total);
-    assert.equal(new Set(lines.map((l) => l.pid)).size, 2, 'both workers answered');
-  } finally {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL');
-  }
+  // Each client on a connection of its own, so both workers answer (node:cluster hands out connections in turn).
+  const lines = await linesThroughPausedPipe([...setUp().args, '--workers', '2'], 3000, 'y'.repeat(200), { connection: 'close' });
+  assert.equal(new Set(lines.map((l) => l.pid)).size, 2, 'both workers answered');
 });
