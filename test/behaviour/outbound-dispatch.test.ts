@@ -2,7 +2,6 @@
 // schedule, giving up, 410 Gone and disableAfter disabling an endpoint, resuming once enabled,
 // the per-endpoint rate limit, redelivery by a user, rotated secrets and inbound emit fan-out.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { RestwellServer } from '../../src/app/server.js';
@@ -11,51 +10,7 @@ import type { EndpointInput, WebhookEndpoint } from '../../src/store/outbox.js';
 import { signStandardWebhooks } from '../../src/webhooks/inbound/verifiers/standard-webhooks.js';
 import { generateEndpointSecret } from '../../src/webhooks/outbound/secrets.js';
 import { adminKey, eventually } from './webhooks-support.js';
-
-/** One request the receiver got. */
-interface Received {
-  path: string;
-  id: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A receiver on loopback that answers each request with the next status of its path's script (then 204). */
-class Receiver {
-  readonly got: Received[] = [];
-  private readonly scripts = new Map<string, number[]>();
-  private server!: Server;
-  base = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        this.got.push({ path, id: String(req.headers['webhook-id']), headers: req.headers, body, at: Date.now() });
-        res.statusCode = this.scripts.get(path)?.shift() ?? 204;
-        res.end(res.statusCode === 204 ? undefined : `answer ${res.statusCode}`);
-      });
-    });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.base = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
-  }
-
-  /** The statuses the next requests to `path` get, in order. */
-  script(path: string, statuses: number[]): void {
-    this.scripts.set(path, statuses);
-  }
-
-  to(path: string): Received[] {
-    return this.got.filter((r) => r.path === path);
-  }
-
-  close(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
-  }
-}
+import { RecordingReceiver } from './recording-receiver.js';
 
 const OUTBOUND = { allowNetworks: ['127.0.0.1'], retrySchedule: ['100ms', '100ms'], pollInterval: '50ms' };
 const HOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -67,7 +22,7 @@ const CONFIG = {
 for (const engine of engines) {
   describe(`outbound dispatcher (${engine.name})`, () => {
     let server: RestwellServer;
-    const receiver = new Receiver();
+    const receiver = new RecordingReceiver();
     before(async () => {
       await receiver.start();
       server = await testServer(engine, CONFIG);
@@ -95,11 +50,11 @@ for (const engine of engines) {
       receiver.script('/retry', [500, 503]);
       await create('Retry');
       const [d] = await eventually(async () => ((await deliveries(e))[0]?.status === 'delivered' ? deliveries(e) : undefined), 'the delivery succeeds on the third attempt');
-      const got = receiver.to('/retry');
+      const got = receiver.at('/retry');
       assert.equal(got.length, 3);
       assert.deepEqual(new Set(got.map((r) => r.id)), new Set([d!.eventId]), 'webhook-id is the event id on every attempt');
-      for (const r of got) assert.doesNotThrow(() => new Webhook(secrets[0]!).verify(r.body, r.headers as Record<string, string>));
-      assert.equal(JSON.parse(got[2]!.body).id, d!.eventId, 'the body is the event');
+      for (const r of got) assert.doesNotThrow(() => new Webhook(secrets[0]!).verify(r.raw, r.headers as Record<string, string>));
+      assert.equal(got[2]!.body.id, d!.eventId, 'the body is the event');
       const attempts = await server.store.outbox.listAttempts(d!.id);
       assert.deepEqual(attempts.map((a) => [a.number, a.statusCode, a.trigger]), [[1, 500, 'automatic'], [2, 503, 'automatic'], [3, 204, 'automatic']]);
       assert.equal(attempts[0]!.responseExcerpt, 'answer 500');
@@ -139,10 +94,10 @@ for (const engine of engines) {
       assert.equal((await deliveries(e))[0]!.status, 'failed', 'no retry after a 410');
       await create('While disabled');
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(receiver.to('/gone').length, 1, 'nothing is sent to a disabled endpoint');
+      assert.equal(receiver.at('/gone').length, 1, 'nothing is sent to a disabled endpoint');
       await server.store.outbox.updateEndpoint(e.id, (c) => ({ put: { ...c!, enabled: true } }));
-      const resumed = await eventually(async () => (receiver.to('/gone').length === 2 ? receiver.to('/gone') : undefined), 'the missed event is delivered');
-      assert.equal(JSON.parse(resumed[1]!.body).data.name, 'While disabled');
+      const resumed = await eventually(async () => (receiver.at('/gone').length === 2 ? receiver.at('/gone') : undefined), 'the missed event is delivered');
+      assert.equal(resumed[1]!.body.data.name, 'While disabled');
       assert.equal((await current(e)).disabledReason, null);
     });
 
@@ -151,9 +106,9 @@ for (const engine of engines) {
       const c = await create('Typed');
       await server.app.inject({ method: 'DELETE', url: `/characters/${c.id}` });
       await create('Typed 2');
-      const got = await eventually(async () => (receiver.to('/created-only').length === 2 ? receiver.to('/created-only') : undefined), 'two created events');
+      const got = await eventually(async () => (receiver.at('/created-only').length === 2 ? receiver.at('/created-only') : undefined), 'two created events');
       await new Promise((r) => setTimeout(r, 200));
-      assert.deepEqual(receiver.to('/created-only').map((r) => JSON.parse(r.body).type), ['characters.created', 'characters.created']);
+      assert.deepEqual(receiver.at('/created-only').map((r) => r.body.type), ['characters.created', 'characters.created']);
       assert.equal(got[0]!.headers['x-tenant'], 'blue');
       assert.equal((await deliveries(e)).length, 2);
     });
@@ -161,7 +116,7 @@ for (const engine of engines) {
     test('a rate-limited endpoint gets at most its limit per window; the rest wait, and none is lost', async () => {
       const { endpoint: e } = await endpoint('/slow', { rateLimit: { limit: 2, windowMs: 1000 } });
       for (let i = 0; i < 5; i++) await create(`Rate ${i}`);
-      const got = await eventually(async () => (receiver.to('/slow').length === 5 ? receiver.to('/slow') : undefined), 'all five delivered');
+      const got = await eventually(async () => (receiver.at('/slow').length === 5 ? receiver.at('/slow') : undefined), 'all five delivered');
       // A lower bound only, which load cannot break: five at two a second need the third window.
       const span = Math.max(...got.map((r) => r.at)) - Math.min(...got.map((r) => r.at));
       assert.ok(span >= 1000, `five deliveries at two a second took ${span} ms`);
@@ -183,16 +138,16 @@ for (const engine of engines) {
         { secret: fresh, createdAt: new Date(now).toISOString() },
       ]);
       await create('Rotated');
-      const [r] = await eventually(async () => (receiver.to('/rotated').length ? receiver.to('/rotated') : undefined), 'delivered');
+      const [r] = await eventually(async () => (receiver.at('/rotated').length ? receiver.at('/rotated') : undefined), 'delivered');
       assert.equal(String(r!.headers['webhook-signature']).split(' ').length, 2);
-      for (const s of [old, fresh]) assert.doesNotThrow(() => new Webhook(s).verify(r!.body, r!.headers as Record<string, string>));
+      for (const s of [old, fresh]) assert.doesNotThrow(() => new Webhook(s).verify(r!.raw, r!.headers as Record<string, string>));
 
       await server.store.outbox.updateEndpoint(e.id, (c) => ({ put: { ...c!, sealedSecrets: server.context.outbound.secrets.seal([{ secret: old, createdAt: new Date(now - 1000).toISOString(), expiresAt: new Date(now - 1).toISOString() }, { secret: fresh, createdAt: new Date(now).toISOString() }]) } }));
       await create('Rotated again');
-      const [, r2] = await eventually(async () => (receiver.to('/rotated').length === 2 ? receiver.to('/rotated') : undefined), 'delivered again');
+      const [, r2] = await eventually(async () => (receiver.at('/rotated').length === 2 ? receiver.at('/rotated') : undefined), 'delivered again');
       assert.equal(String(r2!.headers['webhook-signature']).split(' ').length, 1);
-      assert.throws(() => new Webhook(old).verify(r2!.body, r2!.headers as Record<string, string>));
-      assert.doesNotThrow(() => new Webhook(fresh).verify(r2!.body, r2!.headers as Record<string, string>));
+      assert.throws(() => new Webhook(old).verify(r2!.raw, r2!.headers as Record<string, string>));
+      assert.doesNotThrow(() => new Webhook(fresh).verify(r2!.raw, r2!.headers as Record<string, string>));
     });
 
     test('a received webhook with an emit action fans out to the endpoints subscribed to it', async () => {
@@ -200,8 +155,8 @@ for (const engine of engines) {
       const body = JSON.stringify({ type: 'invoice.paid', amount: 12 });
       const res = await server.app.inject({ method: 'POST', url: '/webhooks/hooks', headers: { 'content-type': 'application/json', ...signStandardWebhooks({ secret: HOOK_SECRET, id: 'msg_in_1', body }) }, payload: body });
       assert.equal(res.statusCode, 200, res.body);
-      const [r] = await eventually(async () => (receiver.to('/inbound').length ? receiver.to('/inbound') : undefined), 'the emitted event is sent on');
-      const event = JSON.parse(r!.body);
+      const [r] = await eventually(async () => (receiver.at('/inbound').length ? receiver.at('/inbound') : undefined), 'the emitted event is sent on');
+      const event = r!.body;
       assert.equal(event.type, 'webhook.hooks.received');
       assert.equal(event.data.eventId, 'msg_in_1');
       assert.deepEqual(event.data.payload, { type: 'invoice.paid', amount: 12 });
@@ -211,7 +166,7 @@ for (const engine of engines) {
 
 describe('a node with webhooks.outbound.dispatch: false sends nothing', () => {
   test('deliveries wait for a node that dispatches', async () => {
-    const receiver = new Receiver();
+    const receiver = new RecordingReceiver();
     await receiver.start();
     const server = await testServer(engines[0], { ...CONFIG, webhooks: { outbound: { ...OUTBOUND, dispatch: false } } });
     try {
@@ -232,7 +187,7 @@ describe('a node with webhooks.outbound.dispatch: false sends nothing', () => {
 for (const engine of engines) {
   describe(`a replay starts the dispatcher at once (${engine.name})`, () => {
     test('replayed deliveries are sent without waiting for the poll, and so are the events the endpoint never had', async () => {
-      const receiver = new Receiver();
+      const receiver = new RecordingReceiver();
       await receiver.start();
       // A poll far beyond the test's patience: only a commit signal or the replay itself can start a pass.
       const server = await testServer(engine, { ...CONFIG, webhooks: { outbound: { ...OUTBOUND, pollInterval: '1h' } } });
@@ -245,13 +200,13 @@ for (const engine of engines) {
         const sealedSecrets = server.context.outbound.secrets.seal([{ secret: generateEndpointSecret(), createdAt: new Date().toISOString() }]);
         const e = await server.store.outbox.createEndpoint({ url: `${receiver.base}/replayed`, description: null, eventTypes: null, enabled: true, headers: {}, rateLimit: null, sealedSecrets }, null);
         await create('After');
-        await eventually(async () => receiver.to('/replayed').length === 1, 'the write after the endpoint was made is delivered (its commit signal)');
+        await eventually(async () => receiver.at('/replayed').length === 1, 'the write after the endpoint was made is delivered (its commit signal)');
         const key = await adminKey(server);
         const res = await server.app.inject({ method: 'POST', url: `/webhook-endpoints/${e.id}/replays`, headers: { authorization: `Bearer ${key}` }, payload: { since } });
         assert.equal(res.statusCode, 202, res.body);
         assert.equal(res.json().queued, 1, 'the delivered one is queued again');
-        const got = await eventually(async () => (receiver.to('/replayed').length >= 3 ? receiver.to('/replayed') : undefined), 'the replayed delivery and the one derived for the earlier event, before any poll');
-        const names = got.map((r) => JSON.parse(r.body).data.name as string);
+        const got = await eventually(async () => (receiver.at('/replayed').length >= 3 ? receiver.at('/replayed') : undefined), 'the replayed delivery and the one derived for the earlier event, before any poll');
+        const names = got.map((r) => r.body.data.name as string);
         assert.deepEqual(names.slice(1).sort(), ['After', 'Before']);
       } finally {
         await server.close();
