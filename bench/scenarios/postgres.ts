@@ -39,17 +39,16 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
     notRun(GROUPS.patch.id, GROUPS.patch.label, server, why),
     notRun(GROUPS.delete.id, GROUPS.delete.label, server, why),
   ];
-  const schema = `rw_bench_${randomBytes(5).toString('hex')}`;
-  const url = new URL(BASE_URL);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return na(`n/a (BENCH_DATABASE_URL must be on a loopback address, not ${url.hostname})`);
-  url.searchParams.set('schema', schema);
+  const target = benchSchema();
+  if ('notRun' in target) return na(target.notRun);
+  const { schema, db } = target;
   const unreachable = await reachable();
   if (unreachable) return na(`n/a (PostgreSQL not reachable at ${BASE_URL}: ${unreachable})`);
   const config = writeRestwellConfig(join(ctx.work, 'postgres.config.json'));
 
   let rw;
   try {
-    rw = await startRestwell({ db: url.toString(), config, name: server });
+    rw = await startRestwell({ db, config, name: server });
   } catch (err) {
     await dropSchema(schema);
     return na(`n/a (not built: ${reason(err)})`);
@@ -61,7 +60,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
     return [
       await runRow(ctx, {
         ...{ group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: getById(small), skipIfPreflightFails: true },
-        restart: (nodeArgs) => startRestwell({ db: url.toString(), config, name: server, nodeArgs }),
+        restart: (nodeArgs) => startRestwell({ db, config, name: server, nodeArgs }),
       }),
       await pgbenchRow(ctx, schema),
       await runRow(ctx, { group: GROUPS.post1k.id, scenario: GROUPS.post1k.label, server, ceiling: 'post', url: rw.url, pid: rw.child.pid, plan: createCharacter(), skipIfPreflightFails: true }),
@@ -146,6 +145,18 @@ async function deleteRow(ctx: BenchContext, schema: string, url: string, pid: nu
   ctx.progress(`seeded ${total.toLocaleString('en')} characters to delete into PostgreSQL schema ${schema}`);
   const { delete: group } = GROUPS;
   return runRow(ctx, { group: group.id, scenario: group.label, server: SERVERS.postgres, url, pid, plan: deleteCharacters(DELETE_FIRST_ID, perRun), skipIfPreflightFails: true });
+}
+
+/**
+ * A fresh schema on BASE_URL for one section and the database URL that selects it, or why the section
+ * cannot run: the bench loads the database hard, so it only ever uses one on this machine's loopback.
+ */
+export function benchSchema(): { schema: string; db: string } | { notRun: string } {
+  const url = new URL(BASE_URL);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return { notRun: `n/a (BENCH_DATABASE_URL must be on a loopback address, not ${url.hostname})` };
+  const schema = `rw_bench_${randomBytes(5).toString('hex')}`;
+  url.searchParams.set('schema', schema);
+  return { schema, db: url.toString() };
 }
 
 /** Runs one statement on BASE_URL. */

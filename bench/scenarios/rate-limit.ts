@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { notRun, reason, runRow, seedOverHttp } from '../context.js';
 import type { BenchContext } from '../settings.js';
@@ -8,7 +7,7 @@ import type { Row } from '../load.js';
 import { getById } from '../requests.js';
 import { restwellCli, startRestwell, withServer } from '../servers.js';
 import { PROTECTED_CHARACTERS } from './auth-common.js';
-import { BASE_URL, dropSchema, reachable } from './postgres.js';
+import { BASE_URL, benchSchema, dropSchema, reachable } from './postgres.js';
 
 /** The Redis the Redis row counts on (BENCH_REDIS_URL, else the local one). */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -30,13 +29,11 @@ export async function rateLimitRows(ctx: BenchContext): Promise<Row[]> {
     { server: SERVERS.pgKeyRedisLimit, auth: { rateLimit: LIMIT, rateLimitStore: 'redis' }, redis: { url: REDIS_URL, keyPrefix: `rw-bench-${process.pid}:` } },
   ];
   const na = (why: string) => variants.map((v) => notRun(GROUPS.getById.id, GROUPS.getById.label, v.server, why, 'get'));
-  const url = new URL(BASE_URL);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return na(`n/a (BENCH_DATABASE_URL must be on a loopback address, not ${url.hostname})`);
+  const target = benchSchema();
+  if ('notRun' in target) return na(target.notRun);
   const unreachable = await reachable();
   if (unreachable) return na(`n/a (PostgreSQL not reachable at ${BASE_URL}: ${unreachable})`);
-  const schema = `rw_bench_${randomBytes(5).toString('hex')}`;
-  url.searchParams.set('schema', schema);
-  const db = url.toString();
+  const { schema, db } = target;
   const rows: Row[] = [];
   try {
     const seedConfig = writeRestwellConfig(join(ctx.work, 'rate-limit-seed.config.json'), {}, { ...PROTECTED_CHARACTERS, access: { read: 'public', write: 'public' } });

@@ -8,7 +8,7 @@ import { GROUPS, SERVERS } from '../groups.js';
 import type { RequestPlan, Row } from '../load.js';
 import { pageCheck, uncachedFilteredPage } from '../requests.js';
 import { startRestwell, withServer } from '../servers.js';
-import { BASE_URL } from './postgres.js';
+import { BASE_URL, benchSchema } from './postgres.js';
 import { trigramIndex } from '../../src/store/postgres/postgres-functions.js';
 import { searchIndexName } from '../../src/store/schema-plan.js';
 
@@ -60,10 +60,9 @@ export async function searchRows(ctx: BenchContext): Promise<Row[]> {
 async function postgresSearchRows(ctx: BenchContext, count: number): Promise<Row[]> {
   const server = SERVERS.postgres;
   const na = (why: string) => [notRun(SEARCH_GROUP.id, SEARCH_GROUP.label, server, why, 'get'), notRun(GROUPS.filtered1mUncached.id, GROUPS.filtered1mUncached.label, server, why, 'get')];
-  const schema = `rw_bench_${randomBytes(5).toString('hex')}`;
-  const url = new URL(BASE_URL);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return na(`n/a (BENCH_DATABASE_URL must be on a loopback address, not ${url.hostname})`);
-  url.searchParams.set('schema', schema);
+  const target = benchSchema();
+  if ('notRun' in target) return na(target.notRun);
+  const { schema, db } = target;
   const config = writeRestwellConfig(join(ctx.work, 'search-postgres.config.json'));
   const admin = new pg.Client({ connectionString: BASE_URL });
   try {
@@ -73,10 +72,10 @@ async function postgresSearchRows(ctx: BenchContext, count: number): Promise<Row
   }
   try {
     // The first start syncs the schema; the rows are loaded while no server runs.
-    await (await startRestwell({ db: url.toString(), config, name: server })).stop();
+    await (await startRestwell({ db, config, name: server })).stop();
     const seconds = await seedPostgres(admin, schema, count);
     ctx.progress(`seeded ${count.toLocaleString('en')} characters into PostgreSQL schema ${schema} in ${seconds.toFixed(1)} s`);
-    return await withServer(startRestwell({ db: url.toString(), config, name: server }), async (rw) => [
+    return await withServer(startRestwell({ db, config, name: server }), async (rw) => [
       await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck }),
       await runRow(ctx, { group: GROUPS.filtered1mUncached.id, scenario: GROUPS.filtered1mUncached.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: uncachedFilteredPage(), check: pageCheck('restwell', 'C') }),
     ]);
