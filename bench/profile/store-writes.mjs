@@ -20,6 +20,8 @@ const writers = 32;
 for (const b of builds) {
   b.SqliteStore = (await import(`${b.dir}/dist/store/sqlite/sqlite-store.js`)).SqliteStore;
   b.defineResources = (await import(`${b.dir}/dist/core/resource.js`)).defineResources;
+  // The search index's triggers call rw_fold: a connection that inserts characters must have it (builds before the index have none).
+  b.registerSqliteFunctions = (await import(`${b.dir}/dist/store/sqlite/sqlite-functions.js`).catch(() => ({}))).registerSqliteFunctions;
   b.results = [];
 }
 const Database = createRequire(`${root}/package.json`)('better-sqlite3');
@@ -32,6 +34,7 @@ async function fresh(b, path) {
   await store.sync([characters], { allowDestructive: false });
   await store.close();
   const db = new Database(path);
+  b.registerSqliteFunctions?.(db);
   const now = new Date().toISOString();
   const insert = db.prepare('INSERT INTO characters (_version, _gen, _created_at, _updated_at, _owner, name, number) VALUES (1, ?, ?, ?, NULL, ?, ?)');
   // The unique index is built once from the loaded rows (as bench/seed-sqlite.ts does): far faster than a million B-tree inserts.
