@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { fstatSync } from 'node:fs';
 import pino from 'pino';
 
 /** Bytes of log lines kept in memory before they are handed to the writer: under load, one write per batch, not per line. */
@@ -23,25 +22,23 @@ export interface JsonLogDestination {
 }
 
 /**
- * Where JSON log lines go (stdout unless `fd` says otherwise), buffered: lines are collected into
- * batches of {@link LOG_BUFFER_BYTES}, each encoded once and handed to pino's destination (SonicBoom)
- * when full or after {@link LOG_FLUSH_MS}: written at once to a regular file, asynchronously (off the
- * request path) to anything else. Not SonicBoom's own buffer (`minLength`), which measured dearer than a
+ * Where JSON log lines go (stdout unless `fd` says otherwise), written asynchronously and buffered:
+ * lines are collected into batches of {@link LOG_BUFFER_BYTES}, each encoded once and handed to pino's
+ * asynchronous destination (SonicBoom, `sync: false`) when full or after {@link LOG_FLUSH_MS}, and
+ * written off the request path. Not SonicBoom's own buffer (`minLength`), which measured dearer than a
  * write(2) per line (its strings are encoded again for each 4 KiB write, each crossing to the thread pool),
  * nor encoding each line into a buffer (a native call per line) or joining an array of lines per batch.
+ * Nor written synchronously, even to a regular file: cheaper per line in a loop (~0.2 µs), but in a
+ * server whose disk was busy a write(2) of a batch held the event loop for tens of ms (p99 80-250 ms
+ * against 4-30 ms, 0.74x the req/s).
  * Buffered lines are written when the process exits, by process.exit or an uncaught error, and
  * on the server's close path ({@link flushLog}). A SIGKILL loses what is still buffered.
  */
 export function jsonLogDestination(fd = 1, shared = cluster.isWorker): JsonLogDestination {
   const size = shared ? ATOMIC_WRITE_BYTES : LOG_BUFFER_BYTES;
-  // A regular file never makes its writer wait for a reader, so its batches are written at once, in this
-  // thread, as Node writes process.stdout to a file: a batch's hand-over to the thread pool and its
-  // completion callback cost the event loop more than the write(2) itself (~0.2 µs a line). A pipe, socket
-  // or terminal is written asynchronously: a reader that stops reading must never stall requests.
-  const sync = isRegularFile(fd);
   // minLength 1: SonicBoom writes each batch at once, and its flush(cb) waits for the write in flight;
   // maxWrite: nor does it merge batches waiting behind one in flight into a larger write.
-  const sonic = pino.destination({ dest: fd, sync, minLength: 1, maxWrite: size, contentMode: 'buffer' });
+  const sonic = pino.destination({ dest: fd, sync: false, minLength: 1, maxWrite: size, contentMode: 'buffer' });
   // Lines are appended to one string (V8 links them, nothing is copied) and encoded once per batch.
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
@@ -49,17 +46,8 @@ export function jsonLogDestination(fd = 1, shared = cluster.isWorker): JsonLogDe
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (!pending) return;
-    const batch = Buffer.from(pending);
+    sonic.write(Buffer.from(pending) as unknown as string);
     pending = '';
-    try {
-      sonic.write(batch as unknown as string);
-    } catch (err) {
-      // A synchronous write that fails throws here, in whatever request's hook filled the batch; an
-      // asynchronous one fails in its callback. Either way the error is the process's, as it always was.
-      process.nextTick(() => {
-        throw err;
-      });
-    }
   };
   // Shared: at most 3 bytes of UTF-8 per UTF-16 unit, so a batch never exceeds `size` bytes.
   const units = shared ? Math.floor(size / 3) : size;
@@ -83,15 +71,6 @@ export function jsonLogDestination(fd = 1, shared = cluster.isWorker): JsonLogDe
   atExit.add(new WeakRef(destination));
   if (atExit.size === 1) process.on('exit', flushAllSync);
   return destination;
-}
-
-/** True when `fd` is a regular file (not a pipe, socket or terminal). */
-function isRegularFile(fd: number): boolean {
-  try {
-    return fstatSync(fd).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** The destinations to empty when the process exits (weakly held: a logger that is gone has nothing to write). */

@@ -11,9 +11,8 @@ export interface LoggerSettings {
 /**
  * The logger a server gets from its environment: `LOG_LEVEL` (default info); `LOG_FORMAT=json`
  * or `pretty`, else pretty and coloured in a terminal unless NODE_ENV=production, and JSON lines
- * (one object per line, for log shippers) everywhere else, written in batches through a buffer
- * (jsonLogDestination: asynchronously unless stdout is a regular file; flushed on shutdown and when
- * the process exits, a crash included).
+ * (one object per line, for log shippers) everywhere else, written asynchronously through a buffer
+ * (jsonLogDestination: flushed on shutdown and when the process exits, a crash included).
  */
 export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): LoggerSettings {
   const level = env.LOG_LEVEL || 'info';
