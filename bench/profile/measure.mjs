@@ -9,6 +9,7 @@
 //     (--logs on, the default: Restwell at its default settings, a JSON line per request to a file in
 //      /tmp/rw-profile-<pid>, as a process manager collects stdout; off: LOG_LEVEL=warn; both: each, as its own server)
 //     (make one: git archive <commit> | tar -x -C DIR; ln -s $PWD/node_modules DIR/; (cd DIR && npx tsc -p tsconfig.build.json))
+//   node bench/profile/measure.mjs --pin 0:1 …                 # servers on CPU 0, wrk on CPU 1 (harness.mjs: fairer pairs on a shared machine)
 //
 // Prints one line per run, then the medians, with the ratio to raw node:http, then the paired figures:
 // the median over rounds of each round's ratio to raw (and, with --logs both, to its "nolog" twin, with
