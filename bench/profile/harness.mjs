@@ -53,6 +53,16 @@ export async function seedCharacters(url, count) {
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
+/**
+ * `--pin SERVER:WRK` (CPU lists as taskset takes them, e.g. `--pin 0:1`): every server runs on the first
+ * CPUs, wrk on the second. Unpinned, the scheduler keeps each process where it first ran, and on a shared
+ * machine one server can sit beside another's busy process for a whole run: two servers of the same build
+ * then differ by 10% (an A/A run), in whichever direction their placement happened to fall.
+ */
+const pin = opt('pin', undefined)?.split(':');
+/** `command args…`, run on `cpus` when pinning was asked for. */
+const pinned = (cpus, command, args) => (pin ? ['taskset', ['-c', cpus, command, ...args]] : [command, args]);
+
 // Every server started, so none outlives the script, even when it throws half-way.
 const children = [];
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
@@ -71,7 +81,8 @@ export async function start(name, argv, { port, cwd = root, probe = '/', logFile
   const { LOG_LEVEL, LOG_FORMAT, ...env } = process.env;
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
   const stdio = logFile ? ['ignore', out, out] : ['ignore', 'ignore', 'inherit'];
-  const child = spawn(process.execPath, argv, { cwd, stdio, env: logFile ? env : { ...env, LOG_LEVEL: 'warn' } });
+  // taskset execs the command: the child's pid is the server's.
+  const child = spawn(...pinned(pin?.[0], process.execPath, argv), { cwd, stdio, env: logFile ? env : { ...env, LOG_LEVEL: 'warn' } });
   // The child has its own copy of the descriptor.
   if (typeof out === 'number') closeSync(out);
   children.push(child);
@@ -131,7 +142,7 @@ export function cpuMs(pid) {
  * @param {{ seconds: number, conns?: number, args?: string[] }} options
  */
 export function wrk(url, { seconds, conns = 32, args = [] }) {
-  const out = execFileSync('wrk', ['-t1', `-c${conns}`, `-d${seconds}s`, '--latency', ...args, url], { encoding: 'utf8' });
+  const out = execFileSync(...pinned(pin?.[1], 'wrk', ['-t1', `-c${conns}`, `-d${seconds}s`, '--latency', ...args, url]), { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
   const total = Number(/(\d+) requests in/.exec(out)[1]);
   // Anchored to the start of a line: the thread stats' "+/- Stdev" column can end in "99%" too.

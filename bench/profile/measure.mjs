@@ -9,8 +9,13 @@
 //     (--logs on, the default: Restwell at its default settings, a JSON line per request to a file in
 //      /tmp/rw-profile-<pid>, as a process manager collects stdout; off: LOG_LEVEL=warn; both: each, as its own server)
 //     (make one: git archive <commit> | tar -x -C DIR; ln -s $PWD/node_modules DIR/; (cd DIR && npx tsc -p tsconfig.build.json))
+//   node bench/profile/measure.mjs --pin 0:1 …                 # servers on CPU 0, wrk on CPU 1 (harness.mjs: fairer pairs on a shared machine)
 //
-// Prints one line per run and then the medians, with the ratio to raw node:http.
+// Prints one line per run, then the medians, with the ratio to raw node:http, then the paired figures:
+// the median over rounds of each round's ratio to raw (and, with --logs both, to its "nolog" twin, with
+// the CPU µs per request between them; with --base, to the base build's server at the same log setting).
+// Rounds alternate their order (forward, then reversed). Judge a few-percent difference by the paired
+// CPU µs and ratios of many short rounds (e.g. --rounds 9 --seconds 3), not by one round's req/s.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cpuMs, freshDir, median, opt, root, seedCharacters, start, startRestwell, stop, writeCharactersConfig, wrk } from './harness.mjs';
@@ -91,7 +96,8 @@ for (const { label, anon } of builds) if (only.includes('post')) scenarios.push(
 for (const s of scenarios) wrk(s.req[0], { seconds: 2, args: s.req[1] });
 const results = new Map(scenarios.map((s) => [s.name, []]));
 for (let r = 1; r <= rounds; r++) {
-  for (const s of scenarios) {
+  // Every other round runs in reverse order, so a drift of the machine's load during a round favours no one.
+  for (const s of r % 2 ? scenarios : [...scenarios].reverse()) {
     const before = cpuMs(s.server.child.pid).all;
     const w = wrk(s.req[0], { seconds, args: s.req[1] });
     const cpu = cpuMs(s.server.child.pid).all - before;
@@ -107,5 +113,31 @@ for (const [name, xs] of results) {
   const rps = median(xs.map((x) => x.rps));
   const ref = name.includes('POST') ? rawPost : rawGet;
   console.log(`${name.padEnd(24)} ${rps.toFixed(0).padStart(7)} req/s  ${ref ? `${(rps / ref).toFixed(2)}x raw` : ''}  cpu ${median(xs.map((x) => x.perK)).toFixed(1)} ms/1k req`);
+}
+// Paired: each round's figures against the same round's raw node:http and "nolog" twin, then the median
+// of those per-round figures (the load moves between rounds far more than within one).
+const signed = (x) => `${x < 0 ? '' : '+'}${x.toFixed(1)}`;
+const perRound = (name, ref, f) => {
+  const xs = results.get(name);
+  const ys = results.get(ref);
+  return xs && ys ? median(xs.map((x, i) => f(x, ys[i]))) : undefined;
+};
+console.log(`\npaired: medians of the per-round ratio to raw node:http${logs === 'both' ? ', and of the log\'s cost per round (with the log against LOG_LEVEL=warn: req/s ratio, CPU µs per request more)' : ''}`);
+for (const name of results.keys()) {
+  if (name.startsWith('raw')) continue;
+  const toRaw = perRound(name, name.includes('POST') ? 'raw POST' : 'raw GET', (x, raw) => x.rps / raw.rps);
+  const twin = name.replace(/^restwell /, 'restwell nolog ');
+  const cost = logs === 'both' && twin !== name && results.has(twin);
+  const ratio = cost ? perRound(name, twin, (x, off) => x.rps / off.rps) : undefined;
+  const extra = cost ? perRound(name, twin, (x, off) => x.perK - off.perK) : undefined;
+  const base = name.replace(/^restwell (nolog )?/, 'base ');
+  const vsBase = name.startsWith('restwell') && results.has(base) && (name.startsWith('restwell nolog') ? logs === 'off' : true);
+  const baseRatio = vsBase ? perRound(name, base, (x, b) => x.rps / b.rps) : undefined;
+  const baseExtra = vsBase ? perRound(name, base, (x, b) => x.perK - b.perK) : undefined;
+  console.log(
+    `${name.padEnd(24)} ${toRaw === undefined ? '' : `${toRaw.toFixed(2)}x raw`}` +
+      (cost ? `   log cost: ${ratio.toFixed(2)}x the req/s, ${signed(extra)} µs CPU/request` : '') +
+      (vsBase ? `   against --base: ${baseRatio.toFixed(2)}x the req/s, ${signed(baseExtra)} µs CPU/request` : ''),
+  );
 }
 await stop(Object.values(servers).filter((s) => s?.child));

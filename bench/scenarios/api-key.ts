@@ -4,6 +4,8 @@ import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
 import { getById } from '../requests.js';
 import { restwellCli, restwellSupports, startRestwell, withServer } from '../servers.js';
+import type { ServerProcess } from '../processes.js';
+import { withLogCost } from '../log-cost.js';
 import { anonymousRefused, PROTECTED_CHARACTERS } from './auth-common.js';
 
 /** GET by id with `Authorization: Bearer rw_…` (issue 5), when `restwell keys create` exists. */
@@ -17,11 +19,11 @@ export async function apiKeyRows(ctx: BenchContext): Promise<Row[]> {
   // The longest rw_ token: a listing may also show the key's short hint (its first characters).
   const key = (created.stdout.match(/\brw_[A-Za-z0-9_-]+/g) ?? []).sort((a, b) => b.length - a.length)[0];
   if (created.code !== 0 || !key) return na(`n/a (keys create printed no rw_ key: ${(created.stderr || created.stdout).trim().slice(0, 160)})`);
-  // Beside it, the same with logging off (LOG_LEVEL=warn): what the request log costs.
+  // Beside it, the same with logging off (LOG_LEVEL=warn): what the request log costs (also measured directly, withLogCost).
   const quiet = SERVERS.apiKeyQuiet;
-  const quietRow = (plan: ReturnType<typeof getById>) =>
-    withServer(startRestwell({ ...db, name: quiet, quietLogs: true }), (rw) =>
-      runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server: quiet, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, pair: true }),
+  const quietRow = (plan: ReturnType<typeof getById>, on: ServerProcess) =>
+    withServer(startRestwell({ ...db, name: quiet, quietLogs: true }), async (rw) =>
+      withLogCost(ctx.settings, await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server: quiet, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, pair: true }), on, rw, plan),
     ).catch((err) => notRun(GROUPS.getById.id, GROUPS.getById.label, quiet, `n/a (${reason(err)})`, 'get'));
   try {
     return await withServer(startRestwell({ ...db, name: server }), async (rw) => {
@@ -29,7 +31,7 @@ export async function apiKeyRows(ctx: BenchContext): Promise<Row[]> {
       if (refused) return na(refused);
       const plan = getById(small, { authorization: `Bearer ${key}` });
       const restart = (nodeArgs: string[]) => startRestwell({ ...db, name: server, nodeArgs });
-      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart }), await quietRow(plan)];
+      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart }), await quietRow(plan, rw)];
     });
   } catch (err) {
     return na(`n/a (${reason(err)})`);

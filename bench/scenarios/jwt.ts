@@ -4,6 +4,8 @@ import { GROUPS, SERVERS } from '../groups.js';
 import type { Row } from '../load.js';
 import { getById } from '../requests.js';
 import { restwellCli, restwellSupports, startRestwell, withServer } from '../servers.js';
+import type { ServerProcess } from '../processes.js';
+import { withLogCost } from '../log-cost.js';
 import { anonymousRefused, PROTECTED_CHARACTERS } from './auth-common.js';
 
 /**
@@ -20,11 +22,11 @@ export async function jwtRows(ctx: BenchContext): Promise<Row[]> {
   const created = await restwellCli(['clients', 'create', '--name', 'bench', '--scopes', '*', '--db', db.db]);
   const client = parseClient(created.stdout);
   if (created.code !== 0 || !client) return na(`n/a (clients create printed no client id and secret: ${(created.stderr || created.stdout).trim().slice(0, 160)})`);
-  // Beside it, the same with logging off (LOG_LEVEL=warn): what the request log costs.
+  // Beside it, the same with logging off (LOG_LEVEL=warn): what the request log costs (also measured directly, withLogCost).
   const quiet = SERVERS.jwtQuiet;
-  const quietRow = (plan: ReturnType<typeof getById>) =>
-    withServer(startRestwell({ ...db, name: quiet, quietLogs: true }), (rw) =>
-      runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server: quiet, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, pair: true }),
+  const quietRow = (plan: ReturnType<typeof getById>, on: ServerProcess) =>
+    withServer(startRestwell({ ...db, name: quiet, quietLogs: true }), async (rw) =>
+      withLogCost(ctx.settings, await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server: quiet, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, pair: true }), on, rw, plan),
     ).catch((err) => notRun(GROUPS.getById.id, GROUPS.getById.label, quiet, `n/a (${reason(err)})`, 'get'));
   try {
     return await withServer(startRestwell({ ...db, name: server }), async (rw) => {
@@ -34,7 +36,7 @@ export async function jwtRows(ctx: BenchContext): Promise<Row[]> {
       if (typeof token !== 'string') return na(`n/a (POST /oauth/token: ${token.error})`);
       const plan = getById(small, { authorization: `Bearer ${token}` });
       const restart = (nodeArgs: string[]) => startRestwell({ ...db, name: server, nodeArgs });
-      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart }), await quietRow(plan)];
+      return [await runRow(ctx, { group: GROUPS.getById.id, scenario: GROUPS.getById.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan, skipIfPreflightFails: true, restart }), await quietRow(plan, rw)];
     });
   } catch (err) {
     return na(`n/a (${reason(err)})`);

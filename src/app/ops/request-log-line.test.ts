@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { FastifyRequest } from 'fastify';
 import pino from 'pino';
-import { logRequest } from './request-log-line.js';
+import { logRequest, tenthsText } from './request-log-line.js';
 
 /** A pino logger as Fastify makes a request's (the app's bindings, then reqId), writing into `lines`, its clock fixed. */
 function requestLogger(lines: string[], level = 'info') {
@@ -37,4 +37,19 @@ test('a request logger above info writes no request line; a logger that is not p
   const calls: unknown[][] = [];
   logRequest({ method: 'POST', url: '/y', log: { info: (...args: unknown[]) => calls.push(args) } } as unknown as FastifyRequest, 201, 2.25);
   assert.deepEqual(calls, [[{ method: 'POST', url: '/y', status: 201, ms: 2.3 }, 'POST /y 201 2.3ms']]);
+});
+
+test('the duration is written as JavaScript writes the number rounded to tenths', () => {
+  const written = (ms: number) => `${Math.round(ms * 10) / 10}`;
+  for (let tenths = 0; tenths <= 200_000; tenths++) {
+    // Exactly on a tenth, and either side of where it rounds up.
+    for (const ms of [tenths / 10, tenths / 10 + 0.05, tenths / 10 + 0.0499999, tenths / 10 - 0.05]) assert.equal(tenthsText(ms), written(ms), String(ms));
+  }
+  for (const ms of [0, -0, -0.04, -0.06, -3.2, 0.15, 1.005, 107374182.3, 107374182.4, 1e9 + 0.1, 1e21, 1e300, NaN, Infinity, -Infinity, Number.MIN_VALUE]) {
+    assert.equal(tenthsText(ms), written(ms), String(ms));
+  }
+  for (let i = 0; i < 10_000; i++) {
+    const ms = Math.random() ** 3 * 60_000;
+    assert.equal(tenthsText(ms), written(ms), String(ms));
+  }
 });
