@@ -92,7 +92,7 @@ async function postgresSearchRows(ctx: BenchContext, count: number): Promise<Row
  * 20k per INSERT from arrays; the search indexes are dropped first and built once after, as the
  * import does. Returns the seconds it took.
  */
-async function seedPostgres(client: pg.Client, schema: string, count: number): Promise<number> {
+export async function seedPostgres(client: pg.Client, schema: string, count: number): Promise<number> {
   const started = performance.now();
   await client.query(`SET search_path TO "${schema}", public`);
   const fields = ['name', 'number'];
