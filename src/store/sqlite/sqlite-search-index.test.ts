@@ -24,7 +24,8 @@ test('a needle becomes its 3-gram or the 4-grams that cover it, ANDed; none when
   assert.equal(searchTokenQuery('abc'), '"616263"');
   assert.equal(searchTokenQuery('abcd'), '"61626364"');
   assert.equal(searchTokenQuery('123456'), '"31323334" AND "33343536"');
-  assert.equal(searchTokenQuery('abcdefghi'), '"61626364" AND "65666768" AND "66676869"');
+  assert.equal(searchTokenQuery('abcdefghi'), '"61626364" AND "64656667" AND "66676869"', 'overlapping by one character');
+  assert.equal(searchTokenQuery('abcdefghij'), '"61626364" AND "64656667" AND "6768696a"');
   assert.equal(searchTokenQuery('a"b"'), '"61226222"', 'a quote is hex like any character');
   assert.equal(searchTokenQuery('😀😀😀'), '"f09f9880f09f9880f09f9880"', 'code points, as the text is cut');
 });

@@ -27,15 +27,18 @@ export function searchTokens(folded: string): string {
 
 /**
  * The FTS5 query whose matches include every row whose folded text contains `folded`: its one
- * 3-gram, or the 4-grams that cover it (every fourth and the last), ANDed. Undefined when the
- * index cannot narrow the search: fewer than 3 characters, or a NUL, which the exact test stops at.
+ * 3-gram, or the 4-grams that cover it, ANDed: one every third character and the last, so that
+ * neighbours overlap by a character and each pair of adjacent characters is inside one of them.
+ * Without the overlap (one every fourth), `son 9999` over 1M names ANDed `son ` and `9999`, which
+ * hundreds of `…son 19999` share: ~700 µs of candidates to test, ~140 µs with it. Undefined when
+ * the index cannot narrow the search: fewer than 3 characters, or a NUL, which the exact test stops at.
  */
 export function searchTokenQuery(folded: string): string | undefined {
   const hex = Array.from(folded, hexOf);
   if (hex.length < 3 || folded.includes('\0')) return undefined;
   if (hex.length === 3) return `"${hex.join('')}"`;
   const starts = new Set<number>();
-  for (let i = 0; i + 4 <= hex.length; i += 4) starts.add(i);
+  for (let i = 0; i + 4 <= hex.length; i += 3) starts.add(i);
   starts.add(hex.length - 4);
   return [...starts].map((i) => `"${hex.slice(i, i + 4).join('')}"`).join(' AND ');
 }
