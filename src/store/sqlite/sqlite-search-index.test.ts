@@ -15,6 +15,7 @@ test('a text becomes its 3-grams and 4-grams, each as the hex of its UTF-8 bytes
   assert.equal(searchTokens('ab'), '', 'shorter than a 3-gram');
   assert.equal(searchTokens('abc'), '616263');
   assert.equal(searchTokens('a c-'), '612063 20632d 6120632d', 'spaces and punctuation inside a token');
+  assert.equal(searchTokens('a\u0000\u007fb'), '61007f 007f62 61007f62', 'every ASCII character');
   assert.equal(searchTokens('é😀xy'), 'c3a9f09f988078 f09f98807879 c3a9f09f98807879', 'code points, as UTF-8');
 });
 

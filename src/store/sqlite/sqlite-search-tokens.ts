@@ -16,8 +16,19 @@ function hexOf(char: string): string {
   return c < 128 ? ASCII_HEX[c]! : Buffer.from(char, 'utf8').toString('hex');
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** The index's tokens of a folded text, space-separated: its 3-grams, then its 4-grams (none under 3 characters). */
 export function searchTokens(folded: string): string {
+  // Every write of a search field runs this (when its pending rows move into FTS5): ASCII text, the
+  // common case, is hex-encoded in one call and cut, at about half the cost of a string per character.
+  if (ASCII_ONLY.test(folded)) {
+    const hex = Buffer.from(folded, 'latin1').toString('hex');
+    let out = '';
+    for (let i = 0; i + 3 <= folded.length; i++) out += (i ? ' ' : '') + hex.slice(2 * i, 2 * i + 6);
+    for (let i = 0; i + 4 <= folded.length; i++) out += ' ' + hex.slice(2 * i, 2 * i + 8);
+    return out;
+  }
   const hex = Array.from(folded, hexOf);
   const tokens: string[] = [];
   for (let i = 0; i + 3 <= hex.length; i++) tokens.push(hex[i]! + hex[i + 1]! + hex[i + 2]!);
