@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { defineResources } from '../../core/resource.js';
@@ -7,16 +8,27 @@ import type { ListQuery } from '../list-query.js';
 import { decode, encode } from './sqlite-codec.js';
 import { registerSqliteFunctions } from './sqlite-functions.js';
 import { sqliteBuilder } from './sqlite-kysely.js';
-import { trigramQuery } from './sqlite-search-index.js';
+import { searchTokenQuery, searchTokens } from './sqlite-search-tokens.js';
 import { SqliteStore } from './sqlite-store.js';
 
-test('a needle becomes the trigrams that cover it, ANDed; none when the index cannot narrow it', () => {
-  assert.equal(trigramQuery('ab'), undefined, 'shorter than a trigram');
-  assert.equal(trigramQuery('a\u0000bcd'), undefined, 'a NUL, where the exact test stops');
-  assert.equal(trigramQuery('abc'), '"abc"');
-  assert.equal(trigramQuery('abcdefg'), '"abc" AND "def" AND "efg"');
-  assert.equal(trigramQuery('a"b"'), '"a""b" AND """b"""', 'quotes doubled inside an FTS5 string');
-  assert.equal(trigramQuery('😀😀😀'), '"😀😀😀"', 'code points, as the tokenizer counts them');
+test('a text becomes its 3-grams and 4-grams, each as the hex of its UTF-8 bytes', () => {
+  assert.equal(searchTokens('ab'), '', 'shorter than a 3-gram');
+  assert.equal(searchTokens('abc'), '616263');
+  assert.equal(searchTokens('a c-'), '612063 20632d 6120632d', 'spaces and punctuation inside a token');
+  assert.equal(searchTokens('a\u0000\u007fb'), '61007f 007f62 61007f62', 'every ASCII character');
+  assert.equal(searchTokens('é😀xy'), 'c3a9f09f988078 f09f98807879 c3a9f09f98807879', 'code points, as UTF-8');
+});
+
+test('a needle becomes its 3-gram or the 4-grams that cover it, ANDed; none when the index cannot narrow it', () => {
+  assert.equal(searchTokenQuery('ab'), undefined, 'shorter than a 3-gram');
+  assert.equal(searchTokenQuery('a\u0000bcd'), undefined, 'a NUL, where the exact test stops');
+  assert.equal(searchTokenQuery('abc'), '"616263"');
+  assert.equal(searchTokenQuery('abcd'), '"61626364"');
+  assert.equal(searchTokenQuery('123456'), '"31323334" AND "33343536"');
+  assert.equal(searchTokenQuery('abcdefghi'), '"61626364" AND "64656667" AND "66676869"', 'overlapping by one character');
+  assert.equal(searchTokenQuery('abcdefghij'), '"61626364" AND "64656667" AND "6768696a"');
+  assert.equal(searchTokenQuery('a"b"'), '"61226222"', 'a quote is hex like any character');
+  assert.equal(searchTokenQuery('😀😀😀'), '"f09f9880f09f9880f09f9880"', 'code points, as the text is cut');
 });
 
 test('q= and icontains on a search field read the FTS5 index, not the table', async () => {
@@ -39,4 +51,37 @@ test('q= and icontains on a search field read the FTS5 index, not the table', as
   assert.match(plan({ filters: [{ field: 'name', op: 'icontains', value: 'om' }] }), /SCAN people/, 'two characters: a scan');
   assert.match(plan({ filters: [{ field: 'note', op: 'icontains', value: 'omer' }] }), /SCAN people/, 'not a search field: a scan');
   db.close();
+});
+
+test('an index of FTS5 trigrams, from a database made before the 4-grams, is rebuilt at start and finds what it held', async () => {
+  const [people] = defineResources({ resources: { people: { fields: { name: { type: 'string' } }, search: ['name'] } } });
+  const file = `/tmp/rw-search-upgrade-${process.pid}.db`;
+  const fts = 'rw_people_name_s';
+  let store = new SqliteStore(file);
+  try {
+    await store.sync([people], { allowDestructive: false });
+    await store.close();
+    // The index as it was made before: trigram tokens, over folded rows already in it.
+    const db = new BetterSqlite3(file);
+    registerSqliteFunctions(db);
+    db.exec(`INSERT INTO people (name, _version, _gen, _created_at, _updated_at) VALUES ('Homer Simpson', 1, 'g', 'now', 'now')`);
+    db.exec(`DROP TABLE "${fts}"`);
+    db.exec(`CREATE VIRTUAL TABLE "${fts}" USING fts5(v, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1')`);
+    db.exec(`INSERT INTO "${fts}" (rowid, v) SELECT rowid, rw_fold(name) FROM people`);
+    db.exec(`DELETE FROM "${fts}_p"`);
+    db.close();
+
+    store = new SqliteStore(file);
+    const report = await store.sync([people], { allowDestructive: false });
+    assert.ok(report.applied.includes('create search index people.name'), report.applied.join('; '));
+    const page = await store.list(people, { filters: [], sort: [], limit: 20, search: { fields: ['name'], value: 'SIMPS' } });
+    assert.deepEqual(page.records.map((r) => r.data.name), ['Homer Simpson']);
+    await store.close();
+    const check = new BetterSqlite3(file);
+    assert.match((check.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(fts) as { sql: string }).sql, /tokenize='ascii'/);
+    check.close();
+  } finally {
+    await store.close().catch(() => undefined);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  }
 });

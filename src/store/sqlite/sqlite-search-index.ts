@@ -4,20 +4,26 @@ import { FOLD_FUNCTION } from '../../core/fold.js';
 import type { ResourceDefinition } from '../../core/resource.js';
 import type { SearchIndexSql } from '../list-sql.js';
 import { searchIndexName } from '../schema-plan.js';
+import { SEARCH_TOKENS_FUNCTION, searchTokenQuery } from './sqlite-search-tokens.js';
 
 /**
- * SQLite's search index of a field: an FTS5 table with the trigram tokenizer over the field's
- * folded text (`rw_fold`, core/fold.ts), keyed by the record's rowid. It only narrows a search to
- * candidate rows: the list query keeps the exact `rw_fold(column) LIKE …` test on them, so the
- * results are those of a scan whatever the index holds. Contentless, `detail=none` and
- * case-sensitive (the text is folded already): the table stores trigram → rowids only.
+ * SQLite's search index of a field: an FTS5 table over the field's folded text (`rw_fold`,
+ * core/fold.ts), keyed by the record's rowid, whose tokens are the text's 3-grams and 4-grams
+ * (searchTokens). It only narrows a search to candidate rows: the list query keeps the exact
+ * `rw_fold(column) LIKE …` test on them, so the results are those of a scan whatever the index
+ * holds. Contentless and `detail=none`: the table stores token → rowids only.
  *
- * Triggers keep it up to date in the write's own transaction; they call `rw_fold`, so a tool that
- * writes a search field must register that function. A write does not insert into FTS5 directly:
- * a statement with triggers runs under a statement savepoint, and FTS5 writes out its pending
- * terms as a new segment at every savepoint, which made each POST cost ~35 µs more per search
- * field. The folded text goes to a small plain table (`…_p`) instead, moved into FTS5 in one
- * statement once it holds PENDING_ROWS rows; searches read both (the pending rows by `instr`).
+ * Why 4-grams: with 3-grams alone (FTS5's trigram tokenizer) a needle of digits ANDs trigram lists
+ * of thousands of rows each over 1M phone numbers (~4,000 rowids per digit trigram, ~20 ns each to
+ * decode), where a digit 4-gram lists ~10 times fewer. The 3-grams stay for needles of 3 characters.
+ *
+ * Triggers keep it up to date in the write's own transaction; they call `rw_fold` and
+ * `rw_search_tokens`, so a tool that writes a search field must register those functions. A write
+ * does not insert into FTS5 directly: a statement with triggers runs under a statement savepoint,
+ * and FTS5 writes out its pending terms as a new segment at every savepoint, which made each POST
+ * cost ~35 µs more per search field. The folded text goes to a small plain table (`…_p`) instead,
+ * moved into FTS5 in one statement once it holds PENDING_ROWS rows; searches read both (the pending
+ * rows by `instr`).
  */
 const PENDING_ROWS = 256;
 
@@ -32,6 +38,11 @@ function pendingName(table: string, field: string): string {
   return `${searchIndexName(table, field)}_p`;
 }
 
+/** The FTS5 table of a field's search index, as created now: reconcileSearchIndexes rebuilds one defined otherwise. */
+function ftsDefinition(fts: string): string {
+  return `CREATE VIRTUAL TABLE "${fts}" USING fts5(v, content='', contentless_delete=1, detail=none, tokenize='ascii')`;
+}
+
 /** The statements that create (and fill) a field's search index, replacing any left behind. */
 export function createSearchIndex(table: string, field: string): string[] {
   const fts = searchIndexName(table, field);
@@ -39,13 +50,13 @@ export function createSearchIndex(table: string, field: string): string[] {
   const folded = (row: 'new' | 'old') => `${FOLD_FUNCTION}(${row}."${field}")`;
   return [
     ...dropSearchIndex(table, field),
-    `CREATE VIRTUAL TABLE "${fts}" USING fts5(v, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1')`,
-    `INSERT INTO "${fts}" (rowid, v) SELECT rowid, ${FOLD_FUNCTION}("${field}") FROM "${table}" WHERE "${field}" IS NOT NULL`,
+    ftsDefinition(fts),
+    `INSERT INTO "${fts}" (rowid, v) SELECT rowid, ${SEARCH_TOKENS_FUNCTION}(${FOLD_FUNCTION}("${field}")) FROM "${table}" WHERE "${field}" IS NOT NULL`,
     // One segment instead of the many a large fill leaves: searches over 1M rows ran 2-3x faster.
     `INSERT INTO "${fts}" ("${fts}") VALUES ('optimize')`,
     `CREATE TABLE "${pending}" (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`,
     `CREATE TRIGGER "${pending}f" AFTER INSERT ON "${pending}" WHEN (SELECT count(*) FROM "${pending}") >= ${PENDING_ROWS} BEGIN
-  INSERT INTO "${fts}" (rowid, v) SELECT id, v FROM "${pending}";
+  INSERT INTO "${fts}" (rowid, v) SELECT id, ${SEARCH_TOKENS_FUNCTION}(v) FROM "${pending}";
   DELETE FROM "${pending}"; END`,
     `CREATE TRIGGER "${triggerName(table, field, 'ai')}" AFTER INSERT ON "${table}" WHEN new."${field}" IS NOT NULL BEGIN
   INSERT INTO "${pending}" (id, v) VALUES (new.rowid, ${folded('new')}); END`,
@@ -68,25 +79,9 @@ export function dropSearchIndex(table: string, field: string): string[] {
   ];
 }
 
-/**
- * The FTS5 query whose matches include every row whose folded text contains `folded`: its
- * trigrams ANDed (detail=none keeps no positions, so no phrase). Non-overlapping trigrams plus the
- * last one cover the needle with the fewest lookups. Undefined when the index cannot narrow the
- * search: fewer than 3 characters (a trigram index has no shorter tokens), or a NUL, which the
- * exact test stops at. Characters are code points, as the tokenizer counts them.
- */
-export function trigramQuery(folded: string): string | undefined {
-  const chars = Array.from(folded);
-  if (chars.length < 3 || folded.includes('\0')) return undefined;
-  const starts = new Set<number>();
-  for (let i = 0; i + 3 <= chars.length; i += 3) starts.add(i);
-  starts.add(chars.length - 3);
-  return [...starts].map((i) => `"${chars.slice(i, i + 3).join('').replaceAll('"', '""')}"`).join(' AND ');
-}
-
 /** How SQLite list queries narrow a search with the indexes above (see compileListQuery). */
 export const sqliteSearchIndexSql: SearchIndexSql = {
-  query: trigramQuery,
+  query: searchTokenQuery,
   candidates(table: string, fields: string[], query: unknown, folded: unknown): RawBuilder<SqlBool> {
     const each = fields.flatMap((f) => {
       const fts = sql.id(searchIndexName(table, f));
@@ -119,7 +114,10 @@ export function reconcileSearchIndexes(db: Database, resources: ResourceDefiniti
       .map((t) => t.name)
       .filter((n) => n.startsWith(`rw_${r.name}_`) && n.endsWith(suffix))
       .map((n) => n.slice(`rw_${r.name}_`.length, -suffix.length));
-    const complete = (field: string) => !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(pendingName(r.name, field));
+    // Complete: its pending table exists (made last), and its FTS5 table is defined as now (an
+    // index of FTS5 trigrams, from before the 4-grams, is rebuilt once).
+    const defined = (name: string) => (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string } | undefined)?.sql;
+    const complete = (field: string) => defined(pendingName(r.name, field)) !== undefined && defined(searchIndexName(r.name, field)) === ftsDefinition(searchIndexName(r.name, field));
     for (const field of existing) {
       if (r.search.includes(field)) continue;
       for (const s of dropSearchIndex(r.name, field)) db.exec(s);
