@@ -85,3 +85,25 @@ test('an index of FTS5 trigrams, from a database made before the 4-grams, is reb
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   }
 });
+
+test('an import builds the search index once from the loaded rows: nothing left pending, every row found', async () => {
+  const [people] = defineResources({ resources: { people: { fields: { name: { type: 'string' } }, search: ['name'] } } });
+  const file = `/tmp/rw-search-import-${process.pid}.db`;
+  const fts = 'rw_people_name_s';
+  const store = new SqliteStore(file);
+  try {
+    await store.sync([people], { allowDestructive: false });
+    const records = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, data: { name: `Person ${i + 1}` } }));
+    await store.importRecords([{ resource: people, records }], { replace: false });
+    const page = await store.list(people, { filters: [], sort: [], limit: 20, search: { fields: ['name'], value: 'son 999' } });
+    assert.deepEqual(page.records.map((r) => r.id), [999]);
+    await store.close();
+    const db = new BetterSqlite3(file);
+    assert.equal((db.prepare(`SELECT count(*) AS n FROM "${fts}_p"`).get() as { n: number }).n, 0, 'row by row, 1000 % 256 rows would still be pending');
+    assert.equal(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rw_people_name_s_%'").pluck().get(), 4, 'its triggers are back (the three of the table, the pending rows\' one)');
+    db.close();
+  } finally {
+    await store.close().catch(() => undefined);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  }
+});

@@ -5,6 +5,7 @@ import type { EventRow } from '../records.js';
 import type { Row, RowWrite, WriteTransaction } from '../statements.js';
 import { referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
 import { sqliteCode } from './sqlite-errors.js';
+import { createSearchIndex, dropSearchIndex } from './sqlite-search-index.js';
 import { appendEvent } from './sqlite-events.js';
 import { SqliteStatements } from './sqlite-statements.js';
 
@@ -48,8 +49,17 @@ export class SqliteTransaction extends SqliteStatements implements WriteTransact
     for (const r of [...resources].reverse()) this.run(this.sql.deleteFrom(r.name).compile());
   }
 
-  /** SQLite has no search indexes (q= scans), so a bulk load has none to set aside. */
-  bulkLoadSearchIndexes(): void {}
+  /**
+   * The resource's search indexes dropped before a bulk load and built after it from the loaded rows:
+   * kept up to date row by row, an import left each FTS5 index in many segments (and its last rows
+   * pending), which searches then read one by one; built once, it is one segment.
+   */
+  bulkLoadSearchIndexes(resource: ResourceDefinition, state: 'off' | 'on'): void {
+    for (const field of resource.search) {
+      const statements = state === 'off' ? dropSearchIndex(resource.name, field) : createSearchIndex(resource.name, field);
+      for (const s of statements) this.exec(s);
+    }
+  }
 
   /** The domain error for a broken constraint; SQLite does not say which unique index, so each is asked. */
   private explain(write: RowWrite, err: unknown): unknown {
