@@ -82,7 +82,7 @@ export function routeGuard(ctx: AuthContext, route: DocRoute) {
     request.visibleOwner = decision.owner;
   };
   if (!openToAnonymous) return guard;
-  // An anonymous read of an open route has nothing to wait for: answering it through the callback,
+  // An anonymous request to an open route has nothing to wait for: answering it through the callback,
   // not a promise, saves the promise and the microtask Fastify would take to resume after it.
   // (Not `async`: Fastify accepts a plain function that either calls `done` or returns a promise.)
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
