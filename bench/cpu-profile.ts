@@ -69,15 +69,18 @@ const mod = (f: CallFrame) => moduleOf(f.url);
  * Phases of a request. The first phases claim a sample when any frame of its stack is theirs (a
  * SQL statement run by the group commit is a write, wherever its leaf is); the last ones go by the
  * innermost frame that matches, so Fastify code called from a handler counts as Fastify.
+ * Auth claims only the frames below the innermost Fastify frame: a guard that lets a request through
+ * by calling Fastify's `done` has the rest of the request (parsing, the handler) on its stack, which is
+ * not its work; the token checks it calls itself stay below it.
  */
-const BY_STACK: Array<[string, FrameTest]> = [
+const BY_STACK: Array<[string, FrameTest, 'belowFastify'?]> = [
   ['socket write (writev syscall)', (f) => f.functionName === 'writev' || f.functionName === 'writevGeneric' || f.functionName === 'writeGeneric'],
   ['GC', (f) => f.functionName === '(garbage collector)'],
   ['store write (transaction, SQL, fsync)', (f) => /restwell\/store\/(sqlite\/sqlite-group-commit|mutate|write-sql)/.test(mod(f)) || f.functionName === 'fsync'],
   ['PostgreSQL driver (pg: protocol, rows)', (f) => /^pg(-protocol|-pool|-types)?$/.test(mod(f))],
   ['store read (cache check, SQL)', (f) => /restwell\/store\//.test(mod(f))],
   ['webhook verification and inbox', (f) => /restwell\/webhooks\//.test(mod(f))],
-  ['auth (guard, token cache, rules)', (f) => /restwell\/auth\//.test(mod(f))],
+  ['auth (guard, token cache, rules)', (f) => /restwell\/auth\//.test(mod(f)), 'belowFastify'],
   ['validation (ajv)', (f) => mod(f) === 'ajv' || /restwell\/core\/validate/.test(mod(f))],
 ];
 const BY_LEAF: Array<[string, FrameTest]> = [
@@ -141,8 +144,10 @@ export function breakdown(p: CpuProfile, top = 15): ProfileBreakdown {
     if (NOT_BUSY.has(leaf.functionName)) continue;
     busy += count;
     const frames = stack(id);
+    const fastifyAt = frames.findIndex((f) => mod(f) === 'fastify');
+    const belowFastify = fastifyAt === -1 ? frames : frames.slice(0, fastifyAt);
     const name =
-      BY_STACK.find(([, test]) => frames.some(test))?.[0] ??
+      BY_STACK.find(([, test, scope]) => (scope ? belowFastify : frames).some(test))?.[0] ??
       frames.map((f) => BY_LEAF.find(([, test]) => test(f))?.[0]).find(Boolean) ??
       'timers, microtasks, other';
     add(phase, name, count);

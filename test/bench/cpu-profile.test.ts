@@ -59,3 +59,32 @@ test('the flame graph draws every busy frame, with its share, and escapes names'
   assert.match(svg, /<title>readRecord resources\/http\/read:10 — 100\.0% \(3 samples\)<\/title>/);
   assert.doesNotMatch(svg, /\(idle\)/);
 });
+
+test('auth claims the token checks a guard calls, not the rest of a request its callback lets through', () => {
+  const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+  const fastify = 'file:///app/node_modules/fastify/lib/hooks.js';
+  const p: CpuProfile = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2] },
+      { id: 2, callFrame: frame('hookRunner', fastify), children: [3] },
+      { id: 3, callFrame: frame('guard', 'file:///app/dist/auth/http/guard.js', 30), children: [4, 6] },
+      // The guard's own work: verifying a token.
+      { id: 4, callFrame: frame('authenticate', 'file:///app/dist/auth/principal.js', 5), children: [5] },
+      { id: 5, callFrame: frame('verify', 'file:///app/node_modules/jose/dist/verify.js', 1) },
+      // The request, let through by the guard's `done`: Fastify runs the handler inside its frame.
+      { id: 6, callFrame: frame('next', fastify), children: [7] },
+      { id: 7, callFrame: frame('readRecord', 'file:///app/dist/resources/http/read.js', 9) },
+    ],
+    samples: [5, 4, 7, 7],
+    timeDeltas: [1000, 1000, 1000, 1000],
+    startTime: 0,
+    endTime: 4000,
+  };
+  assert.deepEqual(
+    breakdown(p).phases.map((s) => [s.name, s.share]),
+    [
+      ['auth (guard, token cache, rules)', 0.5],
+      ['handler, negotiation, representation', 0.5],
+    ],
+  );
+});

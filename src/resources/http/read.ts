@@ -23,12 +23,21 @@ export function readRecord(ctx: HttpContext, resource: ResourceDefinition, diale
     if (!record) throw notFound(resource, id);
     if (!nodes.length) {
       const rep = recordRepresentation(resource, record);
-      return sendRepresentation(request, reply, readStatus(request, record), rep.body, { etag: rep.etag, lastModified: record.updatedAt }, rep.json);
+      return settled(sendRepresentation(request, reply, readStatus(request, record), rep.body, { etag: rep.etag, lastModified: record.updatedAt }, rep.json));
     }
     const body = expandedBody(resource, record, nodes, await loadExpansions(ctx.store, resource, [record], nodes, ctx.config.server.recordLimit));
     const json = JSON.stringify(body);
     const etag = expandedEtag(json);
     varyForExpand(reply, nodes);
-    return sendRepresentation(request, reply, etagOnlyStatus(request, etag, 'expanded representation: it or a record it embeds has changed'), body, { etag }, json);
+    return settled(sendRepresentation(request, reply, etagOnlyStatus(request, etag, 'expanded representation: it or a record it embeds has changed'), body, { etag }, json));
   };
+}
+
+/**
+ * What the handler's promise resolves to: nothing once the reply is written, else the reply for
+ * Fastify to wait on. A reply is a thenable, so resolving an async function's promise with it costs
+ * a job of its own and a call of `reply.then` on every read, for a reply already sent.
+ */
+function settled(reply: FastifyReply): FastifyReply | undefined {
+  return reply.sent ? undefined : reply;
 }
