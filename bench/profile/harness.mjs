@@ -134,6 +134,24 @@ export function cpuMs(pid) {
   return { all: (Number(fields[11]) + Number(fields[12])) * 10, sys: Number(fields[12]) * 10 };
 }
 
+/** CPU ms of a process; 0 once it is gone, as a PostgreSQL backend may be between two reads. */
+export function cpuMsOr0(pid) {
+  try {
+    return cpuMs(pid).all;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The pids of the PostgreSQL backends serving connections named `app` (a server's application_name).
+ * @param {import('pg').Client} admin
+ * @param {string} app
+ */
+export async function backendPids(admin, app) {
+  return (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows.map((r) => r.pid);
+}
+
 /**
  * Runs `wrk -t1 -c<conns> -d<seconds>s --latency <args…> <url>` and returns its requests per second,
  * its total requests, its p50 and p99 as wrk prints them (with a unit: see `ms`), and its count of

@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { cpuMs, freshDir, loadAverage, median, opt, root, seedCharacters, start, startRestwell, stop, writeCharactersConfig, wrk as runWrk } from './harness.mjs';
+import { backendPids, cpuMsOr0, freshDir, loadAverage, median, opt, root, seedCharacters, start, startRestwell, stop, writeCharactersConfig, wrk as runWrk } from './harness.mjs';
 
 const rounds = Number(opt('rounds', 3));
 const seconds = Number(opt('seconds', 10));
@@ -29,18 +29,7 @@ const admin = new pg.Client(baseUrl);
 await admin.connect();
 const cfg = writeCharactersConfig(join(work, 'public.json'));
 
-/** CPU ms of a process (see harness.mjs); 0 once it is gone, as a backend may be between two reads. */
-function cpuMsOr0(pid) {
-  try {
-    return cpuMs(pid).all;
-  } catch {
-    return 0;
-  }
-}
-
-async function backends(app) {
-  return (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows.map((r) => r.pid);
-}
+const backends = (app) => backendPids(admin, app);
 
 const lua = join(work, 'ids.lua');
 writeFileSync(lua, 'local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "/characters/" .. ((n % 1000) + 1))\nend\n');

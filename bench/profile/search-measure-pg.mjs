@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { cpuMs, freshDir, loadAverage, median, ms, opt, root, startRestwell, stop, writeCharactersConfig } from './harness.mjs';
+import { backendPids, cpuMsOr0, freshDir, loadAverage, median, ms, opt, root, startRestwell, stop, writeCharactersConfig } from './harness.mjs';
 
 const rounds = Number(opt('rounds', 3));
 const seconds = Number(opt('seconds', 8));
@@ -37,18 +37,7 @@ const admin = new pg.Client(baseUrl);
 await admin.connect();
 const cfg = writeCharactersConfig(join(work, 'public.json'));
 
-/** CPU ms of a process; 0 once it is gone. */
-function cpuMsOr0(pid) {
-  try {
-    return cpuMs(pid).all;
-  } catch {
-    return 0;
-  }
-}
-
-async function backends(app) {
-  return (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows.map((r) => r.pid);
-}
+const backends = (app) => backendPids(admin, app);
 
 const servers = [];
 let port = Number(opt('ports', 18390));
