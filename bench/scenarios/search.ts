@@ -51,7 +51,8 @@ export async function searchRows(ctx: BenchContext): Promise<Row[]> {
   const rows: Row[] = [];
   const db = await seededDatabase(ctx, 'search-1m', large);
   await withServer(startRestwell(db), async (rw) => {
-    rows.push(await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server: SERVERS.restwell, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck }));
+    const restart = (nodeArgs: string[]) => startRestwell({ ...db, nodeArgs });
+    rows.push(await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server: SERVERS.restwell, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck, restart }));
   });
   rows.push(...(await postgresSearchRows(ctx, large)));
   return rows;
@@ -75,9 +76,10 @@ async function postgresSearchRows(ctx: BenchContext, count: number): Promise<Row
     await (await startRestwell({ db, config, name: server })).stop();
     const seconds = await seedPostgres(admin, schema, count);
     ctx.progress(`seeded ${count.toLocaleString('en')} characters into PostgreSQL schema ${schema} in ${seconds.toFixed(1)} s`);
+    const restart = (nodeArgs: string[]) => startRestwell({ db, config, name: server, nodeArgs });
     return await withServer(startRestwell({ db, config, name: server }), async (rw) => [
-      await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck }),
-      await runRow(ctx, { group: GROUPS.filtered1mUncached.id, scenario: GROUPS.filtered1mUncached.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: uncachedFilteredPage(), check: pageCheck('restwell', 'C') }),
+      await runRow(ctx, { group: SEARCH_GROUP.id, scenario: SEARCH_GROUP.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: searchPage(), check: searchCheck, restart }),
+      await runRow(ctx, { group: GROUPS.filtered1mUncached.id, scenario: GROUPS.filtered1mUncached.label, server, ceiling: 'get', url: rw.url, pid: rw.child.pid, plan: uncachedFilteredPage(), check: pageCheck('restwell', 'C'), restart }),
     ]);
   } catch (err) {
     return na(`n/a (${reason(err)})`);
