@@ -31,7 +31,7 @@ export async function clusterRows(ctx: BenchContext): Promise<Row[]> {
   const line = /^cluster soak: (.*)$/m.exec(output)?.[1];
   if (!line) {
     const skipped = /# SKIP (.*)/.exec(output)?.[1];
-    return na(skipped ? `n/a (${skipped.trim()})` : `n/a (the soak failed, exit ${code}: ${output.trim().split('\n').slice(-8).join(' | ')})`);
+    return na(skipped ? `n/a (${skipped.trim()})` : `n/a (the soak failed, exit ${code}: ${failureOf(output)})`);
   }
   const figures = Object.fromEntries([...line.matchAll(/(\w+)=(\d+(?:\.\d+)?)/g)].map(([, k, v]) => [k, Number(v)]));
   figures.undelivered = Math.max(0, (figures.events ?? 0) - (figures.delivered ?? 0));
@@ -57,6 +57,16 @@ export async function clusterRows(ctx: BenchContext): Promise<Row[]> {
       ...(code !== 0 ? { warning: `the soak's assertions failed (exit ${code})` } : {}),
     },
   ];
+}
+
+/** The soak's failed assertion, as its TAP output gives it (its first lines), else its last lines. */
+function failureOf(output: string): string {
+  const lines = output.split('\n');
+  const at = lines.findIndex((l) => /^\s*error: /.test(l));
+  if (at < 0) return output.trim().split('\n').slice(-8).join(' | ');
+  const first = lines[at]!.replace(/^\s*error: (\|-)?/, '').trim();
+  const next = lines.slice(at + 1).map((l) => l.trim()).filter((l) => l && !l.startsWith('---'));
+  return [first, ...next].filter(Boolean).slice(0, 3).join(' | ').slice(0, 600);
 }
 
 function runSoak(plan: { writes: number; kills: number }): Promise<{ code: number | null; output: string }> {

@@ -49,6 +49,8 @@ interface Answered {
   replayed: boolean;
   /** Attempts that failed on the way: a connection error (0), a 5xx, or 409 while the first attempt still held the key. */
   failed: number[];
+  /** The bodies of the 500s among them: a node's own error, not a balancer's 502-504, is worth reading. */
+  errors: string[];
 }
 
 describe('a three-node cluster behind HAProxy, nodes killed with SIGKILL', { skip }, () => {
@@ -98,6 +100,7 @@ describe('a three-node cluster behind HAProxy, nodes killed with SIGKILL', { ski
       // Writers: each write has its own Idempotency-Key and is retried with it until it is answered.
       const acknowledged: { name: string; id: string }[] = [];
       const failedAttempts: number[] = [];
+      const serverErrors: string[] = [];
       const replayed: string[] = [];
       let retriedWrites = 0;
       let next = 0;
@@ -110,6 +113,7 @@ describe('a three-node cluster behind HAProxy, nodes killed with SIGKILL', { ski
           assert.equal(answer.status, 201, `POST /items ${name}: ${answer.status} ${JSON.stringify(answer.body)}`);
           acknowledged.push({ name, id: String(answer.body.id) });
           failedAttempts.push(...answer.failed);
+          serverErrors.push(...answer.errors);
           if (answer.failed.length) retriedWrites++;
           // Every tenth write is sent again with its key once it is answered: the balancer puts the
           // retry on another node, which must answer with the same record and create nothing.
@@ -215,6 +219,7 @@ describe('a three-node cluster behind HAProxy, nodes killed with SIGKILL', { ski
         `events=${eventIds.length} delivered=${receiver.acceptedIds().size} webhook_requests=${receiver.requests.length} redelivered=${receiver.requests.length - receiver.acceptedIds().size}`,
         `streams=${streams.length} stream_events=${streams.map((s) => s.ids.length).join('/')} reconnects=${streams.map((s) => s.connects - 1).join('/')} missed=0`,
         `duration=${seconds}s`,
+        ...(serverErrors.length ? [`first_500=${JSON.stringify(serverErrors[0])} logged=${JSON.stringify(nodes.flatMap((n) => n.log.split('\n').filter((l) => l.includes('"level":50'))).slice(0, 2))}`] : []),
       ].join(' ');
       t.diagnostic(summary);
       if (SOAK) process.stdout.write(`cluster soak: ${summary}\n`);
@@ -238,6 +243,7 @@ describe('a three-node cluster behind HAProxy, nodes killed with SIGKILL', { ski
  */
 async function post(base: string, key: string, body: Record<string, unknown>): Promise<Answered> {
   const failed: number[] = [];
+  const errors: string[] = [];
   for (let attempt = 1; ; attempt++) {
     let status = 0;
     let text = '';
@@ -250,8 +256,9 @@ async function post(base: string, key: string, body: Record<string, unknown>): P
     } catch {
       status = 0;
     }
-    if (status !== 0 && status !== 409 && status < 500) return { status, body: text ? JSON.parse(text) : undefined, replayed, failed };
+    if (status !== 0 && status !== 409 && status < 500) return { status, body: text ? JSON.parse(text) : undefined, replayed, failed, errors };
     failed.push(status);
+    if (status === 500) errors.push(text.slice(0, 300));
     // A key nobody ever answers is a hung cluster, not a slow one (the 409s of a claim last 10 s).
     assert.ok(failed.length < 2000, `POST /items with Idempotency-Key ${key}: no answer after ${failed.length} attempts (last ${status} ${text})`);
     // Backing off as a client should; the claim of a killed attempt lasts 10 s.
