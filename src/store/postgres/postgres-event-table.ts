@@ -43,10 +43,15 @@ export async function createEventTable(client: pg.PoolClient): Promise<void> {
   const kind = rows[0]?.relkind;
   if (kind === undefined) await client.query(PARENT);
   else if (kind === 'r') await partitionExisting(client);
-  await client.query(`ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq;
-    CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq);
-    CREATE INDEX IF NOT EXISTS _rw_events_id ON _rw_events (id);
-    CREATE TABLE IF NOT EXISTS _rw_events_default PARTITION OF _rw_events DEFAULT;`);
+  // One transaction each (see eachOnItsOwn): together, the sequence's lock was kept while the index
+  // waited for the log's writers, who were waiting for the sequence.
+  for (const statement of [
+    'ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq',
+    'CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq)',
+    'CREATE INDEX IF NOT EXISTS _rw_events_id ON _rw_events (id)',
+    'CREATE TABLE IF NOT EXISTS _rw_events_default PARTITION OF _rw_events DEFAULT',
+  ])
+    await client.query(statement);
 }
 
 async function partitionExisting(client: pg.PoolClient): Promise<void> {

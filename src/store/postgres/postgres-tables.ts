@@ -60,7 +60,20 @@ export async function createPostgresTables(pool: pg.Pool, schemaKey: number, sch
   await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await createEventTable(client);
-    await client.query(SYSTEM_DDL);
+    await eachOnItsOwn(client, SYSTEM_DDL);
     await client.query(POSTGRES_FUNCTIONS);
   });
+}
+
+/**
+ * Runs DDL statements one by one, each in a transaction of its own. Sent as one query they were one
+ * transaction, which kept every table lock it took until the last statement: a node starting beside
+ * running ones then held, say, `_rw_idempotency`'s (ALTER TABLE … ADD COLUMN IF NOT EXISTS locks the
+ * table even when the column exists) while waiting for another table that a writer held while waiting
+ * for the first: a deadlock, which PostgreSQL broke by failing the node's start or a client's write
+ * (a 500). One statement at a time holds one table's lock at a time, so writers only wait for it.
+ * For statements without a `$` body (their semicolons end statements).
+ */
+async function eachOnItsOwn(client: pg.PoolClient, ddl: string): Promise<void> {
+  for (const statement of ddl.split(/;\s*\n/)) if (statement.trim()) await client.query(statement);
 }
