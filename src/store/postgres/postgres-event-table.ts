@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { PG_TEXT } from './postgres-codec.js';
+import { eachOnItsOwn } from './postgres-locks.js';
 
 /*
  * The event log on PostgreSQL is partitioned by range of `seq`: each partition holds `partitionSize`
@@ -43,15 +44,13 @@ export async function createEventTable(client: pg.PoolClient): Promise<void> {
   const kind = rows[0]?.relkind;
   if (kind === undefined) await client.query(PARENT);
   else if (kind === 'r') await partitionExisting(client);
-  // One transaction each (see eachOnItsOwn): together, the sequence's lock was kept while the index
-  // waited for the log's writers, who were waiting for the sequence.
-  for (const statement of [
+  // Together, the sequence's lock was kept while the index waited for the log's writers, who were waiting for the sequence.
+  await eachOnItsOwn(client, [
     'ALTER SEQUENCE _rw_event_seq OWNED BY _rw_events.seq',
     'CREATE INDEX IF NOT EXISTS _rw_events_type ON _rw_events (type, seq)',
     'CREATE INDEX IF NOT EXISTS _rw_events_id ON _rw_events (id)',
     'CREATE TABLE IF NOT EXISTS _rw_events_default PARTITION OF _rw_events DEFAULT',
-  ])
-    await client.query(statement);
+  ]);
 }
 
 async function partitionExisting(client: pg.PoolClient): Promise<void> {

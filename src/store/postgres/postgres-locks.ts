@@ -36,3 +36,15 @@ export async function withSessionLock<T>(pool: pg.Pool, lockClass: number, key: 
     client.release(broken);
   }
 }
+
+/**
+ * Runs statements one by one, each in a transaction of its own, so that the connection never holds
+ * one table's lock while waiting for another. Sent as one query they were one transaction, which kept
+ * every lock it took until the last statement: a node starting beside running ones then held, say,
+ * `_rw_idempotency`'s (ALTER TABLE … ADD COLUMN IF NOT EXISTS locks the table even when the column
+ * exists), or the event sequence's, while waiting for a table that a writer held while waiting for the
+ * first: a deadlock, which PostgreSQL broke by failing the node's start or a client's write (a 500).
+ */
+export async function eachOnItsOwn(client: pg.PoolClient, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await client.query(statement);
+}

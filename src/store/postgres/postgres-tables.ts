@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PG_TEXT } from './postgres-codec.js';
-import { LOCK, withSessionLock } from './postgres-locks.js';
+import { eachOnItsOwn, LOCK, withSessionLock } from './postgres-locks.js';
 import { POSTGRES_FUNCTIONS } from './postgres-functions.js';
 import { createEventTable } from './postgres-event-table.js';
 
@@ -52,6 +52,9 @@ CREATE INDEX IF NOT EXISTS _rw_documents_expiry ON _rw_documents (expires_at) WH
 CREATE TABLE IF NOT EXISTS _rw_retention (log text PRIMARY KEY, through bigint NOT NULL, through_at text NOT NULL);
 `;
 
+/** SYSTEM_DDL's statements, run one per transaction (see eachOnItsOwn); none has a `$` body, so each `;` ends one. */
+const SYSTEM_STATEMENTS = SYSTEM_DDL.split(/;\s*\n/).filter((statement) => statement.trim());
+
 /**
  * Creates the schema a URL names (`?schema=`) and Restwell's own tables in it, or brings those of
  * an earlier version up to date, one node at a time.
@@ -60,20 +63,8 @@ export async function createPostgresTables(pool: pg.Pool, schemaKey: number, sch
   await withSessionLock(pool, LOCK.schema, schemaKey, async (client) => {
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await createEventTable(client);
-    await eachOnItsOwn(client, SYSTEM_DDL);
+    await eachOnItsOwn(client, SYSTEM_STATEMENTS);
     await client.query(POSTGRES_FUNCTIONS);
   });
 }
 
-/**
- * Runs DDL statements one by one, each in a transaction of its own. Sent as one query they were one
- * transaction, which kept every table lock it took until the last statement: a node starting beside
- * running ones then held, say, `_rw_idempotency`'s (ALTER TABLE … ADD COLUMN IF NOT EXISTS locks the
- * table even when the column exists) while waiting for another table that a writer held while waiting
- * for the first: a deadlock, which PostgreSQL broke by failing the node's start or a client's write
- * (a 500). One statement at a time holds one table's lock at a time, so writers only wait for it.
- * For statements without a `$` body (their semicolons end statements).
- */
-async function eachOnItsOwn(client: pg.PoolClient, ddl: string): Promise<void> {
-  for (const statement of ddl.split(/;\s*\n/)) if (statement.trim()) await client.query(statement);
-}
