@@ -20,6 +20,21 @@ test('a text becomes its 3-grams and 4-grams, each as the hex of its UTF-8 bytes
   assert.equal(searchTokens('é😀xy'), 'c3a9f09f988078 f09f98807879 c3a9f09f98807879', 'code points, as UTF-8');
 });
 
+test('the tokens of random text, ASCII (cut from one buffer) or not, are its 3-grams and 4-grams of hex', () => {
+  const reference = (text: string) => {
+    const hex = Array.from(text, (c) => Buffer.from(c, 'utf8').toString('hex'));
+    const grams = (k: number) => hex.slice(0, Math.max(0, hex.length - k + 1)).map((_, i) => hex.slice(i, i + k).join(''));
+    return [...grams(3), ...grams(4)].join(' ');
+  };
+  const chars = ['a', 'z', '0', ' ', '-', '"', '\u0000', '\u007f', 'é', '😀'];
+  let seed = 11;
+  const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = 0; i < 5000; i++) {
+    const text = Array.from({ length: Math.floor(rnd() * 14) }, () => chars[Math.floor(rnd() * (i % 2 ? 8 : 10))]).join('');
+    assert.equal(searchTokens(text), reference(text), JSON.stringify(text));
+  }
+});
+
 test('a needle becomes its 3-gram or the 4-grams that cover it, ANDed; none when the index cannot narrow it', () => {
   assert.equal(searchTokenQuery('ab'), undefined, 'shorter than a 3-gram');
   assert.equal(searchTokenQuery('a\u0000bcd'), undefined, 'a NUL, where the exact test stops');
