@@ -27,10 +27,11 @@ import { SEARCH_TOKENS_FUNCTION, searchTokenQuery } from './sqlite-search-tokens
  * PENDING_ROWS rows; searches read both (the pending rows by `instr`). One row per write, not one per
  * field: a POST of the bench's two search fields paid two inserts and two counts of pending rows.
  *
- * Who makes what: a field's FTS5 table and its update trigger are the field's (createSearchIndex,
- * the schema plan's steps); the pending table and the triggers that insert and delete whole records
- * name every search field of the resource, so reconcileSearchIndexes makes them last, after the
- * steps, and a field's steps drop them (a column a trigger names cannot be dropped).
+ * Who makes what: a field's FTS5 table and its update trigger are the field's (createSearchIndex);
+ * the pending table and the triggers that insert and delete whole records name every search field
+ * of the resource. reconcileSearchIndexes makes all of it after the schema plan's steps, whose only
+ * search index step on SQLite is a field's drop, which drops the record triggers too (a column a
+ * trigger names cannot be dropped) until reconcileSearchIndexes makes them again.
  */
 const PENDING_ROWS = 256;
 
