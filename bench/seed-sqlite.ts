@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { newGen, recordColumns } from '../src/store/records.js';
 import { decode, encode } from '../src/store/sqlite/sqlite-codec.js';
 import { registerSqliteFunctions } from '../src/store/sqlite/sqlite-functions.js';
-import { createSearchIndex, dropSearchIndex } from '../src/store/sqlite/sqlite-search-index.js';
+import { createSearchIndexes, dropSearchIndexes } from '../src/store/sqlite/sqlite-search-index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { characterName, characterNumber } from './data.js';
 
@@ -50,7 +50,7 @@ export async function seedSqlite(configFile: string, dbPath: string, count: numb
   db.transaction(() => {
     for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
     // Search indexes too: filled in one pass at the end instead of row by row by their triggers.
-    for (const field of characters.search) for (const s of dropSearchIndex(characters.name, field)) db.exec(s);
+    for (const s of dropSearchIndexes(characters.name, characters.search)) db.exec(s);
     for (let i = 1; i <= count; i++) {
       const row = recordColumns(
         characters,
@@ -60,7 +60,7 @@ export async function seedSqlite(configFile: string, dbPath: string, count: numb
       insert.run(...columns.map((c) => row[c]));
     }
     for (const index of indexes) db.exec(index.sql);
-    for (const field of characters.search) for (const s of createSearchIndex(characters.name, field)) db.exec(s);
+    for (const s of createSearchIndexes(characters.name, characters.search)) db.exec(s);
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

@@ -5,6 +5,7 @@
 //   npm run build && node bench/profile/measure.mjs [--rounds 3] [--seconds 10] [--only raw,fastify,anon,key,jwt,rawpost,post]
 //   node bench/profile/measure.mjs --profile DIR --only anon   # Restwell under node --cpu-prof, profiles in DIR
 //   node bench/profile/measure.mjs --base /tmp/rw-base          # also a built checkout of another commit, same rounds
+//   node bench/profile/measure.mjs --base /tmp/a,/tmp/b          # several: each its own server, labelled base1, base2, …
 //   node bench/profile/measure.mjs --logs both --only raw,anon   # the request log's cost: default settings vs LOG_LEVEL=warn
 //     (--logs on, the default: Restwell at its default settings, a JSON line per request to a file in
 //      /tmp/rw-profile-<pid>, as a process manager collects stdout; off: LOG_LEVEL=warn; both: each, as its own server)
@@ -18,13 +19,14 @@
 // CPU µs and ratios of many short rounds (e.g. --rounds 9 --seconds 3), not by one round's req/s.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { cpuMs, freshDir, median, opt, root, seedCharacters, start, startRestwell, stop, writeCharactersConfig, wrk } from './harness.mjs';
+import { cpuMs, freshDir, loadAverage, median, opt, root, seedCharacters, start, startRestwell, stop, writeCharactersConfig, wrk } from './harness.mjs';
 
 const rounds = Number(opt('rounds', 3));
 const seconds = Number(opt('seconds', 10));
 const only = opt('only', 'raw,fastify,anon,key,jwt,rawpost,post').split(',');
 const profileDir = opt('profile', undefined);
-const baseRoot = opt('base', undefined);
+const baseRoots = opt('base', undefined)?.split(',') ?? [];
+const baseLabels = baseRoots.map((_, i) => (baseRoots.length > 1 ? `base${i + 1}` : 'base'));
 const logs = opt('logs', 'on');
 // Its own folder and ports (--ports BASE, default 18080): others may be measuring on the same machine.
 const work = freshDir(`/tmp/rw-profile-${process.pid}`);
@@ -55,7 +57,7 @@ if (only.includes('fastify')) servers.fastify = await start('fastify', ['bench/p
 const variants = [
   ...(logs === 'off' ? [] : [{ label: 'restwell', cwd: root, logged: true }]),
   ...(logs === 'on' ? [] : [{ label: logs === 'both' ? 'restwell nolog' : 'restwell', cwd: root, logged: false }]),
-  ...(baseRoot ? [{ label: 'base', cwd: baseRoot, logged: logs !== 'off' }] : []),
+  ...baseRoots.map((cwd, i) => ({ label: baseLabels[i], cwd, logged: logs !== 'off' })),
 ];
 let port = ports + 4;
 const builds = [];
@@ -92,6 +94,7 @@ const post = ['-s', join(root, 'bench/profile/post.lua')];
 if (only.includes('rawpost')) scenarios.push({ name: 'raw POST', server: servers.raw, req: [`${servers.raw.url}/characters`, post] });
 for (const { label, anon } of builds) if (only.includes('post')) scenarios.push({ name: `${label} POST`, server: anon, req: [`${anon.url}/characters`, post] });
 
+console.log(`load average ${loadAverage()}${baseRoots.map((d, i) => `; ${baseLabels[i]}: ${d}`).join('')}`);
 // A short warm-up of each, so the JIT has settled before anything is counted.
 for (const s of scenarios) wrk(s.req[0], { seconds: 2, args: s.req[1] });
 const results = new Map(scenarios.map((s) => [s.name, []]));
@@ -130,14 +133,20 @@ for (const name of results.keys()) {
   const cost = logs === 'both' && twin !== name && results.has(twin);
   const ratio = cost ? perRound(name, twin, (x, off) => x.rps / off.rps) : undefined;
   const extra = cost ? perRound(name, twin, (x, off) => x.perK - off.perK) : undefined;
-  const base = name.replace(/^restwell (nolog )?/, 'base ');
-  const vsBase = name.startsWith('restwell') && results.has(base) && (name.startsWith('restwell nolog') ? logs === 'off' : true);
-  const baseRatio = vsBase ? perRound(name, base, (x, b) => x.rps / b.rps) : undefined;
-  const baseExtra = vsBase ? perRound(name, base, (x, b) => x.perK - b.perK) : undefined;
+  const vsBase = name.startsWith('restwell') && (name.startsWith('restwell nolog') ? logs === 'off' : true);
+  const against = baseLabels
+    .map((label) => [label, name.replace(/^restwell (nolog )?/, `${label} `)])
+    .filter(([, base]) => vsBase && results.has(base))
+    .map(([label, base]) => {
+      const ratio = perRound(name, base, (x, b) => x.rps / b.rps);
+      const extra = perRound(name, base, (x, b) => x.perK - b.perK);
+      return `   against ${label === 'base' ? '--base' : label}: ${ratio.toFixed(2)}x the req/s, ${signed(extra)} µs CPU/request`;
+    });
   console.log(
     `${name.padEnd(24)} ${toRaw === undefined ? '' : `${toRaw.toFixed(2)}x raw`}` +
       (cost ? `   log cost: ${ratio.toFixed(2)}x the req/s, ${signed(extra)} µs CPU/request` : '') +
-      (vsBase ? `   against --base: ${baseRatio.toFixed(2)}x the req/s, ${signed(baseExtra)} µs CPU/request` : ''),
+      against.join(''),
   );
 }
+console.log(`load average ${loadAverage()}`);
 await stop(Object.values(servers).filter((s) => s?.child));

@@ -37,8 +37,8 @@ CREATE UNIQUE INDEX "rw_characters_name_u" on "characters" ("name");`);
 const { registerSqliteFunctions } = await import(`${dist}/sqlite-functions.js`);
 registerSqliteFunctions(db);
 if (search) {
-  const { createSearchIndex } = await import(`${dist}/sqlite-search-index.js`);
-  for (const field of ['name', 'number']) for (const ddl of createSearchIndex('characters', field)) db.exec(ddl);
+  const { createSearchIndexes } = await import(`${dist}/sqlite-search-index.js`);
+  for (const ddl of createSearchIndexes('characters', ['name', 'number'])) db.exec(ddl);
 }
 const seed = db.prepare('INSERT INTO characters (_version, _gen, _created_at, _updated_at, _owner, name, number) VALUES (1, ?, ?, ?, NULL, ?, ?)');
 const now = new Date().toISOString();

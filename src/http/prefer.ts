@@ -105,9 +105,12 @@ function splitOutsideQuotes(text: string, separator: ',' | ';'): string[] {
 }
 
 const parsed = new WeakMap<FastifyRequest, Preferences>();
+const NONE: Preferences = Object.freeze({});
 
 /** The request's preferences, read once. */
 export function preferencesOf(request: FastifyRequest): Preferences {
+  // Most requests send none: an entry in the WeakMap per request was ~1% of a POST's CPU profile.
+  if (request.headers.prefer === undefined) return NONE;
   let prefs = parsed.get(request);
   if (!prefs) {
     prefs = parsePrefer(request.headers.prefer);

@@ -3,7 +3,7 @@ import type { ColumnTypes } from '../ddl.js';
 import { useSearchIndex } from '../list-sql.js';
 import { queryBuilder } from '../query-builder.js';
 import { sqliteColumnType } from './sqlite-codec.js';
-import { createSearchIndex, dropSearchIndex, sqliteSearchIndexSql } from './sqlite-search-index.js';
+import { dropSearchIndex, sqliteSearchIndexSql } from './sqlite-search-index.js';
 
 /** Builds SQLite SQL; better-sqlite3 runs it with cached statements. */
 export const sqliteBuilder = queryBuilder(new SqliteAdapter(), () => new SqliteQueryCompiler(), (db) => new SqliteIntrospector(db));
@@ -17,5 +17,7 @@ export const sqliteTypes: ColumnTypes = {
   text: 'text',
   bigint: 'integer',
   field: (f, refIdType) => sqliteColumnType(f, refIdType),
-  searchIndex: { create: createSearchIndex, drop: dropSearchIndex },
+  // Created by reconcileSearchIndexes after the steps, with the pending table and triggers over every
+  // search field of the resource; dropped by the step, before a drop of its column.
+  searchIndex: { create: () => [], drop: dropSearchIndex },
 };

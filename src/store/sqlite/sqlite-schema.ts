@@ -12,8 +12,8 @@ import { reconcileSearchIndexes } from './sqlite-search-index.js';
  * Brings the SQLite schema in line with the resources, in one transaction. It takes the write lock
  * as it begins (IMMEDIATE), so servers starting at once on one file sync one after the other, each
  * reading the shapes the one before stored (a deferred transaction that read them first could not
- * upgrade to write once another had committed). Search indexes the steps did not make (a database
- * synced before SQLite had them, a renamed field) are made last, in the same transaction.
+ * upgrade to write once another had committed). Search indexes are made last, in the same
+ * transaction, with their pending table and triggers over all of a resource's search fields.
  */
 export function syncSqliteSchema(db: Database, s: SchemaStatements, resources: ResourceDefinition[], allowDestructive: boolean): SyncReport {
   return db

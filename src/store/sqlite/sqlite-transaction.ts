@@ -5,7 +5,7 @@ import type { EventRow } from '../records.js';
 import type { Row, RowWrite, WriteTransaction } from '../statements.js';
 import { referencedConflict, uniqueConflict, uniqueHolder } from '../write-errors.js';
 import { sqliteCode } from './sqlite-errors.js';
-import { createSearchIndex, dropSearchIndex } from './sqlite-search-index.js';
+import { createSearchIndexes, dropSearchIndexes } from './sqlite-search-index.js';
 import { appendEvent } from './sqlite-events.js';
 import { SqliteStatements } from './sqlite-statements.js';
 
@@ -55,10 +55,8 @@ export class SqliteTransaction extends SqliteStatements implements WriteTransact
    * pending), which searches then read one by one; built once, it is one segment.
    */
   bulkLoadSearchIndexes(resource: ResourceDefinition, state: 'off' | 'on'): void {
-    for (const field of resource.search) {
-      const statements = state === 'off' ? dropSearchIndex(resource.name, field) : createSearchIndex(resource.name, field);
-      for (const s of statements) this.exec(s);
-    }
+    const statements = state === 'off' ? dropSearchIndexes(resource.name, resource.search) : createSearchIndexes(resource.name, resource.search);
+    for (const s of statements) this.exec(s);
   }
 
   /** The domain error for a broken constraint; SQLite does not say which unique index, so each is asked. */
