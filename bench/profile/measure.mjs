@@ -138,9 +138,9 @@ for (const name of results.keys()) {
     .map((label) => [label, name.replace(/^restwell (nolog )?/, `${label} `)])
     .filter(([, base]) => vsBase && results.has(base))
     .map(([label, base]) => {
-      const ratio = perRound(name, base, (x, b) => x.rps / b.rps);
-      const extra = perRound(name, base, (x, b) => x.perK - b.perK);
-      return `   against ${label === 'base' ? '--base' : label}: ${ratio.toFixed(2)}x the req/s, ${signed(extra)} µs CPU/request`;
+      const baseRatio = perRound(name, base, (x, b) => x.rps / b.rps);
+      const baseExtra = perRound(name, base, (x, b) => x.perK - b.perK);
+      return `   against ${label === 'base' ? '--base' : label}: ${baseRatio.toFixed(2)}x the req/s, ${signed(baseExtra)} µs CPU/request`;
     });
   console.log(
     `${name.padEnd(24)} ${toRaw === undefined ? '' : `${toRaw.toFixed(2)}x raw`}` +

@@ -27,36 +27,34 @@ export class PageCache {
     this.cache = new StampedCache(maxRecords, (page) => page.records.length);
   }
 
-  /** The page of `query` cached under `stamp`, or undefined (then read it and `set` it under the same stamp). */
-  get(resource: string, query: ListQuery, stamp: number): Page | undefined {
-    return this.cache.get(key(resource, query), stamp);
+  /** The page cached under `key` (pageKey) and `stamp`, or undefined (then read it and `set` it under the same key and stamp). */
+  get(key: string, stamp: number): Page | undefined {
+    return this.cache.get(key, stamp);
   }
 
   /**
    * Keeps a page read under `stamp` if its query was asked for lately (see the class); one read
    * under an older stamp is not kept.
    */
-  set(resource: string, query: ListQuery, stamp: number, page: Page): void {
-    const k = key(resource, query);
-    if (!this.seen.delete(k)) {
-      this.seen.add(k);
+  set(key: string, stamp: number, page: Page): void {
+    if (!this.seen.delete(key)) {
+      this.seen.add(key);
       // A Set iterates in insertion order: the first key is the one asked for longest ago.
       if (this.seen.size > this.maxSeen) this.seen.delete(this.seen.values().next().value!);
       return;
     }
-    this.seen.add(k);
+    this.seen.add(key);
     for (const record of page.records) Object.freeze(Object.freeze(record).data);
     Object.freeze(page.records);
-    this.cache.set(k, stamp, Object.freeze(page));
+    this.cache.set(key, stamp, Object.freeze(page));
   }
 }
 
-// A miss looks the same query up twice (get, then set after the read): its key is made once.
-const keys = new WeakMap<ListQuery, string>();
-
-// Resource names are identifiers (no spaces); JSON keeps values of different types apart ("1" and 1).
-function key(resource: string, query: ListQuery): string {
-  let k = keys.get(query);
-  if (k === undefined || !k.startsWith(`${resource} `)) keys.set(query, (k = `${resource} ${JSON.stringify(query)}`));
-  return k;
+/**
+ * The key of a resource's list query in a PageCache: everything the query holds, so only the same
+ * request meets the page again. Made once per request, for its lookup and, on a miss, its `set`.
+ */
+export function pageKey(resource: string, query: ListQuery): string {
+  // Resource names are identifiers (no spaces); JSON keeps values of different types apart ("1" and 1).
+  return `${resource} ${JSON.stringify(query)}`;
 }

@@ -12,7 +12,7 @@ import type { Inbox } from './inbox.js';
 import type { ListQuery, Page, ReferencingQuery } from './list-query.js';
 import { insertRecord, mutateRecord } from './mutate.js';
 import type { Outbox } from './outbox.js';
-import { PageCache } from './page-cache.js';
+import { PageCache, pageKey } from './page-cache.js';
 import { RecordCache } from './record-cache.js';
 import { TurnStamp } from './turn-stamp.js';
 import { getRecord, listRecords, listReferencing } from './record-reads.js';
@@ -95,10 +95,11 @@ export class SqlStore implements Store {
     if (!this.pages) return this.engine.read((s) => listRecords(s, resource, query));
     // As in get: the stamp is taken before the read, so a page read across a commit is dropped next time.
     const stamp = await this.stamp!.next();
-    const hit = this.pages.get(resource.name, query, stamp);
+    const key = pageKey(resource.name, query);
+    const hit = this.pages.get(key, stamp);
     if (hit) return hit;
     const page = await this.engine.read((s) => listRecords(s, resource, query));
-    this.pages.set(resource.name, query, stamp, page);
+    this.pages.set(key, stamp, page);
     return page;
   }
 

@@ -67,4 +67,3 @@ export async function createPostgresTables(pool: pg.Pool, schemaKey: number, sch
     await client.query(POSTGRES_FUNCTIONS);
   });
 }
-

@@ -115,10 +115,14 @@ export function dropSearchIndex(table: string, field: string): string[] {
   const fts = searchIndexName(table, field);
   return [
     ...recordTriggers(table).map((t) => `DROP TRIGGER IF EXISTS "${t}"`),
-    ...['ai', 'ad', 'au'].map((kind) => `DROP TRIGGER IF EXISTS "${fts}_${kind}"`),
-    `DROP TABLE IF EXISTS "${fts}_p"`,
+    ...dropFieldPending(fts),
     `DROP TABLE IF EXISTS "${fts}"`,
   ];
+}
+
+/** The field's own pending table and triggers, which an index made before there was one per resource had. */
+function dropFieldPending(fts: string): string[] {
+  return [...['ai', 'ad', 'au'].map((kind) => `DROP TRIGGER IF EXISTS "${fts}_${kind}"`), `DROP TABLE IF EXISTS "${fts}_p"`];
 }
 
 /** Every search index of a resource made afresh from its rows, with its pending table and triggers (a bulk load's end). */
@@ -183,7 +187,7 @@ export function reconcileSearchIndexes(db: Database, resources: ResourceDefiniti
     for (const field of kept) {
       if (definition(`${fts(field)}_p`) === undefined) continue;
       db.exec(`INSERT INTO "${fts(field)}" (rowid, v) SELECT id, ${SEARCH_TOKENS_FUNCTION}(v) FROM "${fts(field)}_p"`);
-      run(['ai', 'ad', 'au'].map((kind) => `DROP TRIGGER IF EXISTS "${fts(field)}_${kind}"`).concat(`DROP TABLE "${fts(field)}_p"`));
+      run(dropFieldPending(fts(field)));
     }
     if (columns.length && definition(pending) !== pendingDefinition(r.name, r.search)) {
       run(movePending(r.name, kept.filter((f) => columns.includes(f))));
