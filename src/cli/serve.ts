@@ -17,6 +17,7 @@ import { openLocalWrites } from './open-local-writes.js';
 import { LOOPBACK_ORIGINS } from '../http/cors.js';
 import { allowLocalWebhooks } from './hooks-local-delivery.js';
 import { loggerFromEnv, prettyLogs, type LoggerSettings } from '../app/ops/logger-from-env.js';
+import { settleTickObjects } from './settle-tick-objects.js';
 
 /** Options of `restwell serve`. */
 export interface ServeOptions {
@@ -76,6 +77,7 @@ export async function serve(options: ServeOptions, profile: ServeProfile = {}): 
     for (const line of server.sync.destructive) app.log.warn(`schema: ${line}`);
     for (const line of server.sync.notes) app.log.warn(`schema: ${line}`);
   }
+  await settleTickObjects();
   try {
     await app.listen({ port: config.server.port, host: config.server.host });
   } catch (err) {
