@@ -15,8 +15,9 @@ function noop(): void {}
  * every one of them in V8's runtime — `Runtime_DefineKeyedOwnPropertyInLiteral` and
  * `JSObject::MigrateToMap` under `endReadable`, `resume` and `onwrite` in `perf` — and served a GET by
  * id 15–20% slower (19–20.6 against 16.2–17.3 µs of CPU) for its whole life. Made here first, in a
- * quiet process, they settle before any request: 0 of 40 servers started this way were slow
- * (`bench/profile/process-spread.mjs` measures the spread).
+ * quiet process, they settle before any request: none of 56 servers started after such a warm-up was
+ * slow (24 with it preloaded by `--import`, 32 with it here), where 4 of 16 of the build before were, in
+ * the same session (`bench/profile/process-spread.mjs` measures the spread).
  */
 export async function settleTickObjects(count = SETTLING_TICKS): Promise<void> {
   for (let i = 0; i < count; i++) process.nextTick(noop);
